@@ -1,0 +1,42 @@
+# Keel — build, test and benchmark entry points. `make test` and (later) `make run` are all a newcomer needs.
+SHELL := /bin/bash
+.DEFAULT_GOAL := help
+
+NODE_MODULES_STAMP := node_modules/.keel-installed
+
+.PHONY: help setup test lint typecheck unit bench format cosi-server
+
+help:
+	@echo "make test    format/lint check, typecheck and every test"
+	@echo "make bench   benchmarks, printing figures"
+	@echo "make format  rewrite sources in the house format"
+	@echo "make cosi-server [LISTEN=tcp://127.0.0.1:8100]   standalone cosi.resource.State server"
+
+# npm packages come from the lock file; reinstalled only when it changes.
+$(NODE_MODULES_STAMP): package.json package-lock.json
+	@command -v node >/dev/null || { echo "node (20.x) is required: apt-get install nodejs npm" >&2; exit 1; }
+	npm ci --no-audit --no-fund
+	@touch $@
+
+setup: $(NODE_MODULES_STAMP)
+
+lint: setup
+	npx biome check .
+
+typecheck: setup
+	npx tsc --noEmit
+
+unit: setup
+	node scripts/test.mjs
+
+test: lint typecheck unit
+
+bench: setup
+	npx vitest bench --run --config vitest.bench.config.ts
+
+format: setup
+	npx biome check --write .
+
+LISTEN ?= tcp://127.0.0.1:8100
+cosi-server: setup
+	npx tsx src/cosi/cmd/runtime.ts --listen $(LISTEN)
