@@ -32,7 +32,7 @@ unit: setup
 test: lint typecheck unit
 
 bench: setup
-	npx vitest bench --run --config vitest.bench.config.ts
+	node --expose-gc --import tsx test/bench/run.ts $(BENCH)
 
 format: setup
 	npx biome check --write .
