@@ -79,29 +79,38 @@ export const matchQuery = (labels: KV, q: LabelQuery): boolean => q.terms.every(
 export const matchQueries = (labels: KV, qs: readonly LabelQuery[] | undefined): boolean =>
   !qs || qs.length === 0 || qs.some((q) => matchQuery(labels, q));
 
-const UNITS: Readonly<Record<string, bigint>> = {
-  '': 1n,
-  k: 10n ** 3n,
-  m: 10n ** 6n,
-  g: 10n ** 9n,
-  t: 10n ** 12n,
-  p: 10n ** 15n,
+const BINARY: Readonly<Record<string, bigint>> = {
   ki: 1n << 10n,
   mi: 1n << 20n,
   gi: 1n << 30n,
   ti: 1n << 40n,
   pi: 1n << 50n,
 };
+const DECIMAL: Readonly<Record<string, bigint>> = {
+  k: 10n ** 3n,
+  m: 10n ** 6n,
+  g: 10n ** 9n,
+  t: 10n ** 12n,
+  p: 10n ** 15n,
+};
 
 const INT64_MAX = (1n << 63n) - 1n;
 const INT64_MIN = -(1n << 63n);
 
-/** parseQuantity reads an int64 with an optional unit (k, m, g, t, p; ki … pi), case-insensitive. */
-export function parseQuantity(s: string): bigint | undefined {
-  const m = /^(-?\d+)([A-Za-z]*)$/.exec(s);
-  if (!m) return undefined;
-  const n = BigInt(m[1]!);
+/**
+ * parseQuantity reads an int64 prefix of digits and '-' and an optional unit, as upstream does:
+ * only the unit's first two letters (ki … pi) or first letter (k m g t p) count, so "10kg" is 10,000.
+ * The product wraps to int64 like Go's multiplication.
+ */
+export function parseQuantity(raw: string): bigint | undefined {
+  const s = raw.trim();
+  const split = /^[0-9-]*/.exec(s)![0].length;
+  const digits = s.slice(0, split);
+  if (!/^[+-]?\d+$/.test(digits)) return undefined;
+  const n = BigInt(digits);
   if (n > INT64_MAX || n < INT64_MIN) return undefined;
-  const unit = UNITS[m[2]!.toLowerCase()];
-  return unit === undefined ? undefined : n * unit;
+  const unit = s.slice(split).trim().toLowerCase();
+  if (unit === '') return n;
+  const mul = BINARY[unit.slice(0, 2)] ?? DECIMAL[unit.slice(0, 1)];
+  return mul === undefined ? undefined : BigInt.asIntN(64, n * mul);
 }
