@@ -89,6 +89,7 @@ await group(
             overruns++;
             return;
           }
+          if (ev.type !== 'updated') continue;
           const v = (ev.resource.spec as { value: number }).value;
           latencies.push(nowMs() - sentAt[v]!);
           delivered++;
