@@ -1,0 +1,11 @@
+// cosi/controller: controller contracts (Controller, QController), the Runtime that runs them, and
+// the typed reader/writer controllers use. Generic controllers live in ./generic/.
+export * from './controller.js';
+export * from './dependency.js';
+export * from './errors.js';
+export * from './logger.js';
+export * from './metrics.js';
+export * from './options.js';
+export * from './qcontroller.js';
+export * from './reader-writer.js';
+export * from './runtime.js';
