@@ -14,6 +14,10 @@ export interface SpecCodec<S> {
   equal(a: S, b: S): boolean;
   /** protobuf schema; without one, proto_spec is empty and only yaml_spec travels */
   proto?: ProtoSchema;
+  /** toProto gives the plain object `proto` describes, when it differs from the spec; default: the spec itself */
+  toProto?(s: S): unknown;
+  /** fromProto rebuilds a spec from the object decoded by `proto`; default: the decoded object */
+  fromProto?(v: Record<string, unknown>): S;
   /** toYAML gives the plain value rendered as yaml_spec (key order matters); default: the spec itself */
   toYAML?(s: S): unknown;
   /** fromYAML rebuilds a spec from parsed yaml_spec; default: a copy of the parsed value */
@@ -25,6 +29,8 @@ export interface ResourceTypeInput<S> extends ResourceDefinitionInput {
   readonly copy?: (s: S) => S;
   readonly equal?: (a: S, b: S) => boolean;
   readonly proto?: ProtoSchema;
+  readonly toProto?: (s: S) => unknown;
+  readonly fromProto?: (v: Record<string, unknown>) => S;
   readonly toYAML?: (s: S) => unknown;
   readonly fromYAML?: (v: unknown) => S;
 }
@@ -75,6 +81,8 @@ export function defineResource<S>(input: ResourceTypeInput<S>): ResourceType<S> 
     copy: input.copy ?? cloneData,
     equal: input.equal ?? equalData,
     ...(input.proto ? { proto: input.proto } : {}),
+    ...(input.toProto ? { toProto: input.toProto } : {}),
+    ...(input.fromProto ? { fromProto: input.fromProto } : {}),
     ...(input.toYAML ? { toYAML: input.toYAML } : {}),
     ...(input.fromYAML ? { fromYAML: input.fromYAML } : {}),
   };
