@@ -1,0 +1,67 @@
+// Self-signed certificate authorities: the OS (Talos API) CA, and the etcd, Kubernetes and aggregator CAs.
+// Shape as siderolabs/crypto's NewSelfSignedCertificateAuthority.
+import { randomBytes } from 'node:crypto';
+import { PKIError } from './errors.js';
+import {
+  basicConstraintsCA,
+  extKeyUsageExtension,
+  keyUsageExtension,
+  subjectKeyIdentifier,
+} from './extensions.js';
+import { encodePrivateKey, generateKey } from './keys.js';
+import { CA_VALIDITY_MS } from './lifetimes.js';
+import { encodeName } from './name.js';
+import { encodePEM, PEMLabel } from './pem.js';
+import { newSerialNumber, signCertificate } from './sign.js';
+import type { CertificateAndKey } from './types.js';
+
+/** CAKeyType: upstream's default CA is Ed25519; `x509.ECDSA(true)` CAs are P-256 with SHA-256. */
+export type CAKeyType = 'ed25519' | 'ecdsa-p256';
+
+export interface CAOptions {
+  readonly keyType?: CAKeyType;
+  readonly organizations?: readonly string[];
+  readonly commonName?: string;
+  /** start of validity; defaults to the current time */
+  readonly now?: Date;
+  readonly validityMs?: number;
+  readonly signal?: AbortSignal;
+}
+
+/**
+ * newCertificateAuthority mints a CA valid for 10 years by default. Like upstream it is CA:true without a
+ * path length, lists serverAuth and clientAuth, and has a random 20-byte key identifier. Key usage is
+ * certSign|digitalSignature, exactly as upstream: nothing in the cluster signs revocation lists.
+ */
+export async function newCertificateAuthority(opts: CAOptions = {}): Promise<CertificateAndKey> {
+  const { keyType = 'ed25519', now = new Date(), validityMs = CA_VALIDITY_MS, signal } = opts;
+  const name = {
+    organizations: opts.organizations ?? [],
+    ...(opts.commonName ? { commonName: opts.commonName } : {}),
+  };
+  if (!name.commonName && name.organizations.length === 0)
+    throw new PKIError(
+      'invalid-option',
+      'certificate authority: subject needs a commonName or an organization',
+    );
+  const key = await generateKey(keyType, signal ? { signal } : {});
+  const subject = encodeName(name);
+  const der = signCertificate(
+    {
+      serial: newSerialNumber(),
+      issuer: subject,
+      subject,
+      notBefore: now,
+      notAfter: new Date(now.getTime() + validityMs),
+      publicKey: key.publicKey,
+      extensions: [
+        keyUsageExtension(['digitalSignature', 'certSign']),
+        extKeyUsageExtension(['serverAuth', 'clientAuth']),
+        basicConstraintsCA(),
+        subjectKeyIdentifier(randomBytes(20)),
+      ],
+    },
+    key.privateKey,
+  );
+  return { crt: encodePEM(PEMLabel.certificate, der), key: encodePrivateKey(key.privateKey) };
+}
