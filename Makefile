@@ -39,4 +39,4 @@ format: setup
 
 LISTEN ?= tcp://127.0.0.1:8100
 cosi-server: setup
-	npx tsx src/cosi/cmd/runtime.ts --listen $(LISTEN)
+	node --import tsx src/cosi/cmd/runtime.ts --listen $(LISTEN)
