@@ -21,7 +21,7 @@ $(NODE_MODULES_STAMP): package.json package-lock.json
 setup: $(NODE_MODULES_STAMP)
 
 lint: setup
-	npx biome check .
+	npx biome check --error-on-warnings .
 
 typecheck: setup
 	npx tsc --noEmit

@@ -12,8 +12,9 @@ import {
   type QRuntime,
   type ReducedResourceMetadata,
 } from '../qcontroller.js';
-import { type KindLike, kindOf, type Reader, type ReaderWriter } from '../reader-writer.js';
+import { type KindLike, kindOf } from '../reader-writer.js';
 import { wrap } from './aggregate.js';
+import type { TransformFunctions } from './transform-functions.js';
 
 /** Mapper turns a change of an extra mapped input into pointers to primary inputs. */
 export type Mapper = (
@@ -94,34 +95,9 @@ const inChain = (e: unknown, pred: (x: unknown) => boolean): boolean => {
 export const isDestroyOutput = (e: unknown): boolean =>
   inChain(e, (x) => typeof x === 'object' && (x as Record<symbol, unknown>)[DESTROY_OUTPUT] === true);
 
-export interface QTransformSettings<I, O> {
-  readonly name: string;
-  readonly input: ResourceType<I>;
-  readonly output: ResourceType<O>;
-  readonly inputNamespace?: Namespace;
-  readonly outputNamespace?: Namespace;
-  readonly map?: (input: TypedResource<I>) => ID;
-  readonly mapOptional?: (input: TypedResource<I>) => ID | undefined;
+export interface QTransformSettings<I, O> extends TransformFunctions<I, O> {
   /** unmap names the input of an output (only its metadata is set) */
   readonly unmap: (output: TypedResource<O>) => ID;
-  readonly transform?: (
-    rt: Reader,
-    input: TypedResource<I>,
-    output: TypedResource<O>,
-    ctx: RunContext,
-  ) => Promise<void> | void;
-  readonly transformExtraOutput?: (
-    rt: ReaderWriter,
-    input: TypedResource<I>,
-    output: TypedResource<O>,
-    ctx: RunContext,
-  ) => Promise<void> | void;
-  readonly finalizerRemoval?: (rt: Reader, input: TypedResource<I>, ctx: RunContext) => Promise<void> | void;
-  readonly finalizerRemovalExtraOutput?: (
-    rt: ReaderWriter,
-    input: TypedResource<I>,
-    ctx: RunContext,
-  ) => Promise<void> | void;
   readonly extraMappedInputs?: readonly MappedInput[];
   readonly extraOutputs?: readonly Output[];
   /** default exclusive */

@@ -1,8 +1,8 @@
 // Transform controller: maps each input resource to one output resource (A → B), with the full
 // teardown protocol: untouched outputs are torn down and destroyed, input finalizers released after.
-import type { ID, Namespace } from '../../resource/kind.js';
+import type { ID } from '../../resource/kind.js';
 import type { Metadata } from '../../resource/metadata.js';
-import type { ResourceType, TypedResource } from '../../resource/typed.js';
+import type { TypedResource } from '../../resource/typed.js';
 import { isConflict } from '../../state/errors.js';
 import {
   type Controller,
@@ -16,42 +16,11 @@ import {
   type RunContext,
 } from '../controller.js';
 import { ControllerError, isSkipReconcile } from '../errors.js';
-import type { ListOptions, Reader, ReaderWriter } from '../reader-writer.js';
+import type { ListOptions, ReaderWriter } from '../reader-writer.js';
 import { aggregate, wrap } from './aggregate.js';
+import type { TransformFunctions } from './transform-functions.js';
 
-export interface TransformSettings<I, O> {
-  readonly name: string;
-  readonly input: ResourceType<I>;
-  readonly output: ResourceType<O>;
-  /** default: the input type's default namespace */
-  readonly inputNamespace?: Namespace;
-  /** default: the output type's default namespace */
-  readonly outputNamespace?: Namespace;
-  /** map names the output of an input (exactly one of map / mapOptional) */
-  readonly map?: (input: TypedResource<I>) => ID;
-  /** mapOptional may skip an input by returning undefined */
-  readonly mapOptional?: (input: TypedResource<I>) => ID | undefined;
-  /** transform fills the output from the input (exactly one of transform / transformExtraOutput) */
-  readonly transform?: (
-    rt: Reader,
-    input: TypedResource<I>,
-    output: TypedResource<O>,
-    ctx: RunContext,
-  ) => Promise<void> | void;
-  /** transformExtraOutput is transform with write access, required with extraOutputs */
-  readonly transformExtraOutput?: (
-    rt: ReaderWriter,
-    input: TypedResource<I>,
-    output: TypedResource<O>,
-    ctx: RunContext,
-  ) => Promise<void> | void;
-  /** finalizerRemoval must succeed before a torn-down input loses this controller's finalizer */
-  readonly finalizerRemoval?: (rt: Reader, input: TypedResource<I>, ctx: RunContext) => Promise<void> | void;
-  readonly finalizerRemovalExtraOutput?: (
-    rt: ReaderWriter,
-    input: TypedResource<I>,
-    ctx: RunContext,
-  ) => Promise<void> | void;
+export interface TransformSettings<I, O> extends TransformFunctions<I, O> {
   /** hooks around each pass (rarely needed) */
   readonly preTransformHook?: (rt: ReaderWriter, ctx: RunContext) => Promise<void> | void;
   readonly postTransformHook?: (rt: ReaderWriter, ctx: RunContext) => Promise<void> | void;
