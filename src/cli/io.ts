@@ -1,0 +1,36 @@
+// The CLI's side effects in one place: reading inputs, writing outputs (never silently overwriting), printing.
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { dirname } from 'node:path';
+import { UsageError } from './args.js';
+
+export interface Output {
+  out(line: string): void;
+  err(line: string): void;
+}
+
+export const consoleOutput: Output = {
+  out: (line) => process.stdout.write(`${line}\n`),
+  err: (line) => process.stderr.write(`${line}\n`),
+};
+
+export function readInput(path: string, what: string): string {
+  try {
+    return readFileSync(path, 'utf8');
+  } catch (e) {
+    throw new UsageError(
+      `reading ${what} ${path}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`,
+    );
+  }
+}
+
+/** refuseOverwrite throws unless the file is absent or the user forces it. */
+export function refuseOverwrite(path: string, force: boolean): void {
+  if (existsSync(path) && !force) throw new UsageError(`${path} already exists, use --force to overwrite`);
+}
+
+/** writeOutput writes a file with mode 0600 (it holds secrets) and refuses to replace one unless forced. */
+export function writeOutput(path: string, content: string, force: boolean): void {
+  refuseOverwrite(path, force);
+  mkdirSync(dirname(path), { recursive: true });
+  writeFileSync(path, content, { mode: 0o600 });
+}

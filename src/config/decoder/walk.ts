@@ -1,0 +1,144 @@
+// Walks one YAML node against a schema: builds plain data, records lines, reports typed errors.
+import {
+  type Document,
+  isAlias,
+  isMap,
+  isScalar,
+  isSeq,
+  type LineCounter,
+  type Node,
+  type Scalar,
+} from 'yaml';
+import { ConfigError } from '../errors.js';
+import type { Schema } from '../types/schema.js';
+
+export interface WalkContext {
+  readonly document: string;
+  readonly yaml: Document.Parsed;
+  readonly counter: LineCounter;
+  readonly lines: Map<string, number>;
+  readonly errors: ConfigError[];
+  /** patches may carry `$patch: delete` directives */
+  readonly patch: boolean;
+}
+
+export const PATCH_KEY = '$patch';
+
+export const lineAt = (counter: LineCounter, node: Node | null | undefined): number | undefined =>
+  node?.range ? counter.linePos(node.range[0]).line : undefined;
+
+const join = (path: string, key: string) => (path === '' ? key : `${path}.${key}`);
+
+function fail(
+  ctx: WalkContext,
+  code: 'type' | 'unknown-field',
+  path: string,
+  node: Node | null,
+  msg: string,
+): undefined {
+  ctx.errors.push(new ConfigError(code, ctx.document, path, lineAt(ctx.counter, node), msg));
+}
+
+/** walk returns the value of `node` shaped by `schema`, or undefined for null or a reported error. */
+export function walk(raw: unknown, schema: Schema, path: string, ctx: WalkContext): unknown {
+  let node = raw as Node | null;
+  if (isAlias(node)) node = node.resolve(ctx.yaml) ?? null;
+  if (node === null || node === undefined) return undefined;
+  if (isScalar(node) && node.value === null) return undefined;
+  const line = lineAt(ctx.counter, node);
+  if (line !== undefined && !ctx.lines.has(path)) ctx.lines.set(path, line);
+  if (ctx.patch && isMap(node) && schema.kind !== 'struct' && schema.kind !== 'map') {
+    // a selector may stand where a scalar or list is expected: `field: {$patch: delete}`
+    const directive = node.items.find((p) => isScalar(p.key) && p.key.value === PATCH_KEY);
+    if (directive && node.items.length === 1)
+      return { [PATCH_KEY]: String((directive.value as Scalar | null)?.value) };
+  }
+  switch (schema.kind) {
+    case 'any':
+      return node.toJS(ctx.yaml);
+    case 'string':
+      if (!isScalar(node)) return fail(ctx, 'type', path, node, 'expected a string');
+      return typeof node.value === 'string' ? node.value : sourceOf(node);
+    case 'bool':
+      return scalarBool(node, path, ctx);
+    case 'int':
+      if (!isScalar(node) || typeof node.value !== 'number' || !Number.isInteger(node.value))
+        return fail(ctx, 'type', path, node, `expected an integer, got ${describe(node)}`);
+      return node.value;
+    case 'filemode':
+      return fileMode(node, path, ctx);
+    case 'list': {
+      if (!isSeq(node)) return fail(ctx, 'type', path, node, `expected a list, got ${describe(node)}`);
+      const out: unknown[] = [];
+      node.items.forEach((item, i) => {
+        const v = walk(item, schema.of, `${path}[${i}]`, ctx);
+        if (v !== undefined) out.push(v);
+      });
+      return out;
+    }
+    case 'map':
+    case 'struct': {
+      if (!isMap(node)) return fail(ctx, 'type', path, node, `expected a mapping, got ${describe(node)}`);
+      const out: Record<string, unknown> = {};
+      for (const pair of node.items) {
+        const keyNode = pair.key as Node | null;
+        const key = isScalar(keyNode) ? String(keyNode.value) : undefined;
+        if (key === undefined) {
+          fail(ctx, 'type', path, keyNode, 'mapping keys must be scalars');
+          continue;
+        }
+        const at = join(path, key);
+        const keyLine = lineAt(ctx.counter, keyNode);
+        if (keyLine !== undefined) ctx.lines.set(at, keyLine);
+        if (ctx.patch && key === PATCH_KEY) {
+          out[key] = isScalar(pair.value) ? String(pair.value.value) : undefined;
+          continue;
+        }
+        const field = schema.kind === 'map' ? schema.of : schema.fields[key];
+        if (!field) {
+          fail(ctx, 'unknown-field', at, keyNode, `unknown field ${JSON.stringify(key)}`);
+          continue;
+        }
+        const v = walk(pair.value, field, at, ctx);
+        if (v !== undefined) out[key] = v;
+      }
+      return out;
+    }
+  }
+}
+
+const sourceOf = (node: Scalar): string => node.source ?? String(node.value);
+
+function describe(node: Node): string {
+  if (isMap(node)) return 'a mapping';
+  if (isSeq(node)) return 'a list';
+  if (isScalar(node)) return JSON.stringify(sourceOf(node));
+  return 'a value';
+}
+
+// Go's yaml.v3 still reads YAML 1.1 booleans into bool fields, so configs written for it use them.
+const truthy = new Set(['y', 'yes', 'on', 'true']);
+const falsy = new Set(['n', 'no', 'off', 'false']);
+
+function scalarBool(node: Node, path: string, ctx: WalkContext): boolean | undefined {
+  if (isScalar(node)) {
+    if (typeof node.value === 'boolean') return node.value;
+    if (node.type === 'PLAIN') {
+      const s = sourceOf(node).toLowerCase();
+      if (truthy.has(s)) return true;
+      if (falsy.has(s)) return false;
+    }
+  }
+  return fail(ctx, 'type', path, node, `expected a boolean, got ${describe(node)}`);
+}
+
+// File modes are octal: upstream writes `0o644`, and hand-written configs use `0644` (YAML 1.1 octal).
+function fileMode(node: Node, path: string, ctx: WalkContext): number | undefined {
+  if (isScalar(node) && node.type === 'PLAIN') {
+    const s = sourceOf(node);
+    const oct = /^0o?([0-7]+)$/.exec(s);
+    if (oct) return Number.parseInt(oct[1]!, 8);
+    if (/^[1-9]\d*$/.test(s)) return Number(s);
+  }
+  return fail(ctx, 'type', path, node, `expected an octal file mode, got ${describe(node)}`);
+}

@@ -1,0 +1,26 @@
+// What `gen config` takes: cluster name, endpoint, secrets and the versions and disks to write.
+import type { SecretsBundle } from './bundle.js';
+
+/** Versions of talosctl v1.13, whose output Keel's generated configs mirror. */
+export const DEFAULT_KUBERNETES_VERSION = '1.36.3';
+export const DEFAULT_TALOS_VERSION = 'v1.13.9';
+export const DEFAULT_INSTALL_DISK = '/dev/sda';
+export const DEFAULT_DNS_DOMAIN = 'cluster.local';
+export const DEFAULT_POD_SUBNETS = ['10.244.0.0/16'];
+export const DEFAULT_SERVICE_SUBNETS = ['10.96.0.0/12'];
+export const DEFAULT_KUBEPRISM_PORT = 7445;
+
+export interface GenerateInput {
+  readonly clusterName: string;
+  /** the control plane endpoint URL, e.g. https://10.5.0.2:6443 */
+  readonly endpoint: string;
+  readonly secrets: SecretsBundle;
+  readonly kubernetesVersion?: string;
+  readonly talosVersion?: string;
+  readonly installDisk?: string;
+  readonly installImage?: string;
+  /** extra SANs for the API server and machine certificates (`--additional-sans`) */
+  readonly additionalSANs?: readonly string[];
+  readonly dnsDomain?: string;
+  readonly discovery?: boolean;
+}

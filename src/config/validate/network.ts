@@ -1,0 +1,155 @@
+// v1alpha1 `machine.network.*` rules: addresses, routes, bonds, bridges, VLANs, VIPs, KubeSpan.
+import type { Device, NetworkConfig, Route, Vlan } from '../types/v1alpha1/network.js';
+import { isControlPlane, type RuleContext } from './context.js';
+import { hostnameProblem, isCIDR, isDNSName, isIPAddress } from './formats.js';
+
+const bondModes = [
+  'balance-rr',
+  'active-backup',
+  'balance-xor',
+  'broadcast',
+  '802.3ad',
+  'balance-tlb',
+  'balance-alb',
+];
+const EXCLUSIVE = 'config sections are mutually exclusive';
+const q = JSON.stringify;
+
+export function validateNetwork(n: NetworkConfig, ctx: RuleContext): void {
+  const at = 'machine.network';
+  const problem = n.hostname === undefined ? undefined : hostnameProblem(n.hostname);
+  if (problem) ctx.error(`${at}.hostname`, problem);
+  n.nameservers?.forEach((ns, i) => {
+    if (!isIPAddress(ns)) ctx.error(`${at}.nameservers[${i}]`, `${q(ns)}: invalid network address`);
+  });
+  n.searchDomains?.forEach((d, i) => {
+    if (!isDNSName(d)) ctx.error(`${at}.searchDomains[${i}]`, `invalid domain ${q(d)}`);
+  });
+  n.extraHostEntries?.forEach((h, i) => {
+    if (!h.ip || !isIPAddress(h.ip))
+      ctx.error(`${at}.extraHostEntries[${i}].ip`, `${q(h.ip ?? '')}: invalid network address`);
+    if (!h.aliases?.length)
+      ctx.error(`${at}.extraHostEntries[${i}].aliases`, 'at least one alias is required');
+  });
+  n.kubespan?.filters?.endpoints?.forEach((e, i) => {
+    const v = e.replace(/^!/, '');
+    if (!isCIDR(v) && !isIPAddress(v))
+      ctx.error(`${at}.kubespan.filters.endpoints[${i}]`, `KubeSpan endpoint filter is not valid: ${q(v)}`);
+  });
+  const mtu = n.kubespan?.mtu;
+  if (n.kubespan?.enabled && mtu !== undefined && mtu < 1280)
+    ctx.error(`${at}.kubespan.mtu`, 'kubespan link MTU must be at least 1280');
+
+  // links enslaved by a bond or bridge, and which link owns them
+  const memberOf = new Map<string, string>();
+  n.interfaces?.forEach((dev, i) => {
+    const owner = dev.interface ?? `interfaces[${i}]`;
+    for (const link of [...(dev.bond?.interfaces ?? []), ...(dev.bridge?.interfaces ?? [])]) {
+      const prev = memberOf.get(link);
+      if (prev !== undefined && prev !== owner)
+        ctx.error(
+          `${at}.interfaces[${i}]`,
+          `interface ${q(link)} is declared as part of two separate links: ${q(prev)} and ${q(owner)}`,
+        );
+      memberOf.set(link, owner);
+    }
+  });
+  const seen = new Set<string>();
+  n.interfaces?.forEach((dev, i) => {
+    const p = `${at}.interfaces[${i}]`;
+    if (dev.ignore) return; // upstream skips ignored interfaces entirely
+    validateDevice(dev, p, ctx);
+    if (dev.interface && memberOf.has(dev.interface) && (dev.dhcp || dev.addresses?.length || dev.vip))
+      ctx.error(p, "bonded/bridged interface shouldn't have any addressing methods configured");
+    if (dev.interface && seen.has(dev.interface))
+      ctx.error(`${p}.interface`, `interface ${q(dev.interface)} is listed twice`);
+    if (dev.interface) seen.add(dev.interface);
+  });
+}
+
+function validateDevice(d: Device, at: string, ctx: RuleContext): void {
+  if (d.interface && d.deviceSelector) ctx.error(at, `interface, deviceSelector: ${EXCLUSIVE}`);
+  if (!d.interface && !d.deviceSelector)
+    ctx.error(at, 'interface, deviceSelector: required either config section to be set');
+  if (d.deviceSelector && Object.keys(d.deviceSelector).length === 0)
+    ctx.error(`${at}.deviceSelector`, 'config section should contain at least one field');
+  if (d.bond && d.bridge)
+    ctx.error(at, `interface has both bridge and bond sections set ${q(d.interface ?? '')}: ${EXCLUSIVE}`);
+  validateAddresses(d.addresses, `${at}.addresses`, ctx);
+  validateCIDRField(d, at, ctx);
+  validateRoutes(d.routes, `${at}.routes`, ctx);
+  if (d.mtu !== undefined && (d.mtu < 68 || d.mtu > 65535))
+    ctx.error(`${at}.mtu`, `MTU ${d.mtu} is out of range 68-65535`);
+  if (d.bond) validateBond(d, `${at}.bond`, ctx);
+  const vlanIDs = new Set<number>();
+  d.vlans?.forEach((v, i) => {
+    validateVlan(v, `${at}.vlans[${i}]`, ctx);
+    if (v.vlanId !== undefined && vlanIDs.has(v.vlanId))
+      ctx.error(`${at}.vlans[${i}].vlanId`, `duplicate VLAN ID ${v.vlanId}`);
+    if (v.vlanId !== undefined) vlanIDs.add(v.vlanId);
+  });
+  if (d.vip) validateVIP(d.vip.ip, `${at}.vip`, ctx);
+  if (d.dhcpOptions && d.dhcp !== true)
+    ctx.warn(`${at}.dhcpOptions`, 'dhcpOptions take effect only when dhcp is true');
+}
+
+function validateBond(d: Device, at: string, ctx: RuleContext): void {
+  const b = d.bond!;
+  if (b.mode !== undefined && !bondModes.includes(b.mode))
+    ctx.error(`${at}.mode`, `invalid bond mode ${q(b.mode)}`);
+  if (b.interfaces?.length && b.deviceSelectors?.length)
+    ctx.error(at, `interface ${q(d.interface ?? '')} has both interfaces and selectors set: ${EXCLUSIVE}`);
+  if (b.lacpRate !== undefined && b.mode !== '802.3ad')
+    ctx.error(`${at}.lacpRate`, 'bond.lacpRate is only available in 802.3ad mode');
+  for (const k of ['updelay', 'downdelay'] as const) {
+    const v = b[k];
+    if (!v) continue;
+    if (!b.miimon) ctx.error(`${at}.${k}`, `bond.${k} can't be set if miiMon is zero`);
+    else if (v % b.miimon !== 0) ctx.error(`${at}.${k}`, `bond.${k} should be a multiple of miiMon`);
+  }
+  if (b.arpIPTarget?.length) ctx.error(`${at}.arpIPTarget`, 'bond.arpIPTarget is not supported');
+}
+
+function validateVlan(v: Vlan, at: string, ctx: RuleContext): void {
+  if (v.vlanId === undefined || v.vlanId < 1 || v.vlanId > 4094)
+    ctx.error(`${at}.vlanId`, `VLAN ID ${v.vlanId ?? 0} is out of range 1-4094`);
+  validateAddresses(v.addresses, `${at}.addresses`, ctx);
+  validateCIDRField(v, at, ctx);
+  validateRoutes(v.routes, `${at}.routes`, ctx);
+  if (v.vip) validateVIP(v.vip.ip, `${at}.vip`, ctx);
+}
+
+function validateVIP(ip: string | undefined, at: string, ctx: RuleContext): void {
+  if (!isControlPlane(ctx)) ctx.error(at, 'virtual (shared) IP is not allowed on non-controlplane nodes');
+  if (!ip || !isIPAddress(ip)) ctx.error(`${at}.ip`, `failed to parse ${q(ip ?? '')} as IP address`);
+}
+
+/** The legacy `cidr` field: one address, not together with `addresses`. */
+function validateCIDRField(d: { cidr?: string; addresses?: string[] }, at: string, ctx: RuleContext): void {
+  if (d.cidr === undefined) return;
+  if (d.addresses?.length) ctx.error(`${at}.cidr`, "interface can't have both .cidr and .addresses set");
+  const ok = d.cidr.includes('/') ? isCIDR(d.cidr) : isIPAddress(d.cidr);
+  if (!ok) ctx.error(`${at}.cidr`, `${q(d.cidr)}: invalid network address: not a CIDR or an IP address`);
+  ctx.warn(`${at}.cidr`, '.cidr is deprecated, please use .addresses');
+}
+
+function validateAddresses(addrs: string[] | undefined, at: string, ctx: RuleContext): void {
+  addrs?.forEach((a, i) => {
+    // an address without a prefix is accepted and gets /32 or /128
+    const ok = a.includes('/') ? isCIDR(a) : isIPAddress(a);
+    if (!ok) ctx.error(`${at}[${i}]`, `${q(a)}: invalid network address: not a CIDR or an IP address`);
+  });
+}
+
+function validateRoutes(routes: Route[] | undefined, at: string, ctx: RuleContext): void {
+  routes?.forEach((r, i) => {
+    const p = `${at}[${i}]`;
+    if (r.network && !isCIDR(r.network))
+      ctx.error(`${p}.network`, `${q(r.network)}: invalid network address: not a CIDR`);
+    if (r.gateway && !isIPAddress(r.gateway))
+      ctx.error(`${p}.gateway`, `${q(r.gateway)}: invalid network address`);
+    if (r.source && !isIPAddress(r.source))
+      ctx.error(`${p}.source`, `${q(r.source)}: invalid network address`);
+    if (!r.network && !r.gateway) ctx.error(p, 'either network or gateway should be set');
+  });
+}
