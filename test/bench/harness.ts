@@ -23,7 +23,10 @@ export async function group(title: string, fn: () => Promise<void>): Promise<voi
 export function figure(name: string, value: number, unit: string, target?: Figure['target']): void {
   const f: Figure = { group: current, name, value, unit, ...(target ? { target } : {}) };
   figures.push(f);
-  const shown = Number.isInteger(value) ? value.toLocaleString('en-US') : value.toFixed(value < 10 ? 3 : 1);
+  const shown =
+    Number.isInteger(value) || Math.abs(value) >= 100
+      ? Math.round(value).toLocaleString('en-US')
+      : value.toFixed(value < 10 ? 3 : 1);
   const verdict = target
     ? ` (target ${target.op} ${target.value.toLocaleString('en-US')}: ${meets(f) ? 'met' : 'MISSED'})`
     : '';
