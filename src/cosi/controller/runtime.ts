@@ -1,4 +1,5 @@
 // Runtime: runs registered controllers over one State, wiring watches, dependencies and restarts.
+import { setMaxListeners } from 'node:events';
 import type { Kind } from '../resource/kind.js';
 import type { State } from '../state/state.js';
 import type { Controller } from './controller.js';
@@ -86,6 +87,8 @@ export class Runtime {
     this.#started = true;
     if (signal.aborted) return;
     const internal = new AbortController();
+    // every controller waits on this one signal at once; that is by design, not a listener leak
+    setMaxListeners(0, internal.signal);
     let failure: Error | undefined;
     const stopped = new Promise<void>((resolve) => {
       this.#stop = (error) => {
