@@ -1,0 +1,49 @@
+// NodeAddresses.net.talos.dev: the node's own addresses as CIDR prefixes, in several views.
+import { defineResource, type ResourceOf } from '../../src/cosi/resource/typed.js';
+import { NETWORK_NAMESPACE } from './hostname-status.js';
+import { ipFromBytes, ipToBytes, prefixAddress } from './ip.js';
+
+/** The views NodeAddressController publishes (see the ids' comments). */
+export const NODE_ADDRESS_DEFAULT_ID = 'default'; // the first kernel address: the legacy node IP
+export const NODE_ADDRESS_CURRENT_ID = 'current'; // addresses on links that are up, plus external IPs
+export const NODE_ADDRESS_ROUTED_ID = 'routed'; // current minus external and SideroLink addresses
+export const NODE_ADDRESS_ACCUMULATIVE_ID = 'accumulative'; // every address ever seen, never shrinking
+
+/** The filter that keeps pod and service CIDR addresses out (k8s.AddressFilterController). */
+export const NODE_ADDRESS_FILTER_NO_K8S = 'no-k8s';
+
+/** filteredNodeAddressID names a filtered view: `accumulative-no-k8s`. */
+export const filteredNodeAddressID = (kind: string, filter: string): string => `${kind}-${filter}`;
+
+/** NodeAddressSpec lists prefixes such as `10.5.0.2/24` or `fd00::2/64`. */
+export interface NodeAddressSpec {
+  addresses: string[];
+}
+
+const prefixSchema = { ip: { no: 1, kind: 'bytes' }, prefixLength: { no: 2, kind: 'int32' } } as const;
+
+export const NodeAddress = defineResource<NodeAddressSpec>({
+  type: 'NodeAddresses.net.talos.dev',
+  defaultNamespace: NETWORK_NAMESPACE,
+  printColumns: [{ name: 'Addresses', jsonPath: '{.addresses}' }],
+  empty: () => ({ addresses: [] }),
+  copy: (s) => ({ addresses: [...s.addresses] }),
+  equal: (a, b) =>
+    a.addresses.length === b.addresses.length && a.addresses.every((x, i) => x === b.addresses[i]),
+  proto: { addresses: { no: 1, kind: 'message', schema: prefixSchema, repeated: true } },
+  toProto: (s) => ({
+    addresses: s.addresses.map((p) => ({
+      ip: ipToBytes(prefixAddress(p)),
+      prefixLength: Number(p.split('/')[1] ?? (p.includes(':') ? 128 : 32)),
+    })),
+  }),
+  fromProto: (v) => ({
+    addresses: ((v.addresses as { ip?: Uint8Array; prefixLength?: number }[] | undefined) ?? []).map(
+      (p) => `${ipFromBytes(p.ip ?? new Uint8Array(4))}/${p.prefixLength ?? 0}`,
+    ),
+  }),
+});
+export type NodeAddress = ResourceOf<typeof NodeAddress>;
+
+/** nodeIPs are the addresses of the prefixes, without their lengths. */
+export const nodeIPs = (s: NodeAddressSpec): string[] => s.addresses.map(prefixAddress);
