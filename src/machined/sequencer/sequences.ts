@@ -1,0 +1,91 @@
+// The sequences machined runs today, built from the subsystems that exist. Each grows as later issues
+// add its tasks (volumes, install, upgrade, reset); until then those sequences are absent and unsupported.
+import { type Phase, phase, type SequenceTable, task } from './phase.js';
+
+/** ServiceControl is the part of the services supervisor the sequences drive. */
+export interface ServiceControl {
+  start(...ids: string[]): void;
+  startAll(): void;
+  list(): readonly { readonly id: string }[];
+  waitFor(ids: readonly string[], opts: { signal: AbortSignal }): Promise<void>;
+  denyNewServices(): void;
+  stopAll(opts: { signal?: AbortSignal }): Promise<void>;
+}
+
+/** Power is the end of a sequence: PID 1's orderly sync → unmount → reboot(2) path. */
+export interface Power {
+  reboot(signal: AbortSignal): Promise<void>;
+  powerOff(signal: AbortSignal): Promise<void>;
+}
+
+export interface SequenceDeps {
+  readonly services: ServiceControl;
+  /** services the Initialize sequence starts (upstream: machined, apid, …), in its earlyServices phase */
+  readonly earlyServices?: readonly string[];
+  /** without it, shutdown and reboot stop everything and return; the caller then powers off */
+  readonly power?: Power;
+}
+
+/** startTaskName follows upstream's task names: machined → startMachined. */
+const startTaskName = (id: string): string => `start${id.charAt(0).toUpperCase()}${id.slice(1)}`;
+
+/** defaultSequences builds the table the Sequencer runs. */
+export function defaultSequences(deps: SequenceDeps): SequenceTable {
+  const { services, power } = deps;
+  const early = deps.earlyServices ?? [];
+
+  const stopAll: Phase[] = [
+    phase(
+      'denyNewServices',
+      task('denyNewServices', () => services.denyNewServices()),
+    ),
+    phase(
+      'stopEverything',
+      task('stopAllServices', ({ signal }) => services.stopAll({ signal })),
+    ),
+  ];
+
+  const initialize = (): Phase[] =>
+    early.length === 0
+      ? []
+      : [
+          phase(
+            'earlyServices',
+            ...early.map((id) =>
+              task(startTaskName(id), async ({ signal }) => {
+                services.start(id);
+                await services.waitFor([id], { signal });
+              }),
+            ),
+          ),
+        ];
+
+  const boot = (): Phase[] => [
+    phase(
+      'startEverything',
+      task('startAllServices', async ({ signal, log }) => {
+        services.startAll();
+        const ids = services.list().map((s) => s.id);
+        log(`waiting for ${ids.length} service(s)`);
+        await services.waitFor(ids, { signal });
+      }),
+    ),
+  ];
+
+  const end = (name: 'reboot' | 'shutdown', act: keyof Power): Phase[] =>
+    power
+      ? [
+          phase(
+            name,
+            task(act, ({ signal }) => power[act](signal)),
+          ),
+        ]
+      : [];
+
+  return {
+    initialize,
+    boot,
+    shutdown: () => [...stopAll, ...end('shutdown', 'powerOff')],
+    reboot: () => [...stopAll, ...end('reboot', 'reboot')],
+  };
+}

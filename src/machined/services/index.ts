@@ -1,0 +1,18 @@
+// machined/services: the services supervisor — definitions, states, restart policies and backoff, health
+// checks, dependency order, and runners (process, in-process; containerd as an interface only).
+export * from './backoff.js';
+export * from './cgroup.js';
+export * from './condition.js';
+export * from './containerd-runner.js';
+export * from './errors.js';
+export * from './graph.js';
+export * from './health.js';
+export * from './in-process-runner.js';
+export * from './process-runner.js';
+export * from './restart.js';
+export * from './runner.js';
+export * from './service.js';
+export * from './service-events.js';
+export * from './service-runner.js';
+export * from './state.js';
+export * from './supervisor.js';

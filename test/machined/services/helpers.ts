@@ -1,0 +1,75 @@
+// Test helpers for the supervisor: real children tracked for cleanup, and waits on events (never sleeps).
+import { type ChildProcess, spawn } from 'node:child_process';
+import { EventBus } from '../../../src/machined/events/bus.js';
+import type { MachineEvent, ServiceStateEvent } from '../../../src/machined/events/event.js';
+import { LoggingManager } from '../../../src/machined/logging/manager.js';
+import type { SpawnFn } from '../../../src/machined/services/process-runner.js';
+import { Supervisor } from '../../../src/machined/services/supervisor.js';
+
+/** tracked spawns real children and remembers them, so afterEach can kill any survivor. */
+export function tracked() {
+  const children: ChildProcess[] = [];
+  const fn: SpawnFn = (file, args, opts) => {
+    const c = spawn(file, [...args], opts);
+    children.push(c);
+    return c;
+  };
+  const killAll = () => {
+    for (const c of children) if (c.exitCode === null && c.signalCode === null) c.kill('SIGKILL');
+  };
+  return { spawn: fn, children, killAll };
+}
+
+export function newSupervisor() {
+  const events = new EventBus({ capacity: 10_000 });
+  const logs = new LoggingManager();
+  const lines: string[] = [];
+  const supervisor = new Supervisor({ events, logs, log: (l) => lines.push(l), stopTimeoutMs: 15_000 });
+  return { events, logs, supervisor, lines };
+}
+
+export type SvcEvent = MachineEvent<ServiceStateEvent>;
+
+const isSvc = (e: MachineEvent): e is SvcEvent => e.payload.type === 'machine.ServiceStateEvent';
+
+/** serviceEvents lists the state events of one service so far. */
+export const serviceEvents = (events: EventBus, id: string): ServiceStateEvent[] =>
+  events
+    .history()
+    .filter(isSvc)
+    .map((e) => e.payload)
+    .filter((p) => p.service === id);
+
+/**
+ * waitService resolves with the state events of `id` once `done` holds for them; it re-checks on
+ * every published event (from the whole history first).
+ */
+export async function waitService(
+  events: EventBus,
+  id: string,
+  done: (evs: ServiceStateEvent[]) => boolean,
+  timeoutMs = 20_000,
+): Promise<ServiceStateEvent[]> {
+  const ac = new AbortController();
+  const timer = setTimeout(() => ac.abort(), timeoutMs);
+  const seen: ServiceStateEvent[] = [];
+  try {
+    for await (const ev of events.watch({ signal: ac.signal, tailEvents: -1 })) {
+      if (!isSvc(ev) || ev.payload.service !== id) continue;
+      seen.push(ev.payload);
+      if (done(seen)) return seen;
+    }
+    throw new Error(
+      `service ${id}: condition not met; events: ${seen.map((e) => `${e.action}:${e.message}`).join(' | ')}`,
+    );
+  } finally {
+    clearTimeout(timer);
+    ac.abort();
+  }
+}
+
+export const count = (evs: ServiceStateEvent[], action: ServiceStateEvent['action']) =>
+  evs.filter((e) => e.action === action).length;
+
+/** node runs a script in a real node child. */
+export const node = (script: string): string[] => [process.execPath, '-e', script];
