@@ -1,0 +1,63 @@
+// The API room's error class: a gRPC status code plus a message naming the node, method or field at fault.
+import { Metadata, type ServerErrorResponse, status } from '@grpc/grpc-js';
+
+export type ApiErrorCode =
+  | 'unauthenticated'
+  | 'permission-denied'
+  | 'invalid-argument'
+  | 'unimplemented'
+  | 'unavailable'
+  | 'internal';
+
+const GRPC_CODES: Readonly<Record<ApiErrorCode, status>> = {
+  unauthenticated: status.UNAUTHENTICATED,
+  'permission-denied': status.PERMISSION_DENIED,
+  'invalid-argument': status.INVALID_ARGUMENT,
+  unimplemented: status.UNIMPLEMENTED,
+  unavailable: status.UNAVAILABLE,
+  internal: status.INTERNAL,
+};
+
+export class ApiError extends Error {
+  constructor(
+    readonly code: ApiErrorCode,
+    message: string,
+    opts?: ErrorOptions,
+  ) {
+    super(message, opts);
+    this.name = 'ApiError';
+  }
+  get grpcCode(): status {
+    return GRPC_CODES[this.code];
+  }
+}
+
+const is = (e: unknown, ...c: ApiErrorCode[]) => e instanceof ApiError && c.includes(e.code);
+export const isPermissionDenied = (e: unknown) => is(e, 'permission-denied');
+export const isUnauthenticated = (e: unknown) => is(e, 'unauthenticated');
+export const isUnimplemented = (e: unknown) => is(e, 'unimplemented');
+
+/** GrpcStatusLike is anything carrying a numeric gRPC code, such as a grpc-js ServiceError. */
+interface GrpcStatusLike {
+  readonly code: number;
+  readonly details?: string;
+  readonly message?: string;
+}
+const hasGrpcCode = (e: unknown): e is GrpcStatusLike =>
+  typeof e === 'object' && e !== null && typeof (e as { code?: unknown }).code === 'number';
+
+/** toServerError maps anything a handler threw to a status; errors that already carry a gRPC code keep it. */
+export function toServerError(err: unknown, method: string): ServerErrorResponse {
+  let code: status = status.INTERNAL;
+  let details: string;
+  if (err instanceof ApiError) {
+    code = err.grpcCode;
+    details = err.message;
+  } else if (hasGrpcCode(err)) {
+    code = err.code;
+    details = err.details ?? err.message ?? `${method} failed`;
+  } else {
+    details = `${method}: ${err instanceof Error ? err.message : String(err)}`;
+  }
+  return Object.assign(new Error(details), { code, details, metadata: new Metadata() });
+}

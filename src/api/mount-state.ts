@@ -1,0 +1,142 @@
+// Mounts cosi.resource.State over the node's state: src/cosi's own server behind the API access policy,
+// each call admitted by the gate (roles, rule table) and routed one-to-one like other envelope-less services.
+import type {
+  handleServerStreamingCall,
+  handleUnaryCall,
+  Server,
+  ServerUnaryCall,
+  ServerWritableStream,
+  ServiceDefinition,
+  UntypedHandleCall,
+  UntypedServiceImplementation,
+} from '@grpc/grpc-js';
+import { addStateService } from '../cosi/api/server.js';
+import type { ResourceRegistry } from '../cosi/resource/registry.js';
+import type { CoreState } from '../cosi/state/core.js';
+import { callScope, endStream, writer } from './call.js';
+import { accessPolicy, callerRoles } from './cosi-access.js';
+import { ApiError, toServerError } from './errors.js';
+import type { Admitted, Gate } from './gate.js';
+import type { ServiceMethods } from './proto.js';
+import { routeServerStream, routeUnary } from './routing/router.js';
+
+export interface StateMount {
+  readonly state: CoreState;
+  readonly methods: ServiceMethods;
+  readonly registry?: ResourceRegistry;
+  readonly gate: Gate;
+  readonly closing: AbortSignal;
+}
+
+/** captureStateService runs addStateService against a stand-in server to get its implementation. */
+function captureStateService(m: StateMount): UntypedServiceImplementation {
+  let captured: UntypedServiceImplementation | undefined;
+  const stand = {
+    addService(_def: ServiceDefinition, impl: UntypedServiceImplementation) {
+      captured = impl;
+    },
+  } as unknown as Server;
+  addStateService(stand, m.state, {
+    rule: accessPolicy(m.state),
+    ...(m.registry ? { registry: m.registry } : {}),
+  });
+  if (!captured) throw new ApiError('internal', 'cosi.resource.State did not register');
+  return captured;
+}
+
+/** A local target never reaches the forwarder path; these stand in for the LocalCall it does not need. */
+const unreachable = (method: string) => () =>
+  Promise.reject(new ApiError('internal', `${method}: local call on the forwarding path`));
+
+/**
+ * endOnClose stops a local State stream when the server closes: its handler only listens for the client's
+ * cancellation, so it is told the call is cancelled, and the client gets UNAVAILABLE.
+ */
+function endOnClose(call: ServerWritableStream<object, object>, method: string, closing: AbortSignal): void {
+  const onClose = () => {
+    call.emit('cancelled');
+    call.emit(
+      'error',
+      toServerError(new ApiError('unavailable', `${method}: api server shutting down`), method),
+    );
+  };
+  const done = () => closing.removeEventListener('abort', onClose);
+  closing.addEventListener('abort', onClose, { once: true });
+  call.once('finish', done);
+  call.once('cancelled', done);
+}
+
+/** mountState adds cosi.resource.State to `server`. */
+export function mountState(server: Server, m: StateMount): void {
+  const inner = captureStateService(m);
+  const impl: Record<string, UntypedHandleCall> = {};
+  for (const [short, def] of Object.entries(m.methods)) {
+    const method = def.path;
+    const original = inner[short];
+    if (!original) throw new ApiError('internal', `cosi.resource.State has no ${short}`);
+    const noLocal = { unary: unreachable(method), serverStream: unreachable(method) };
+
+    if (def.responseStream) {
+      impl[short] = ((call: ServerWritableStream<object, object>) => {
+        let admitted: Admitted;
+        try {
+          admitted = m.gate.admit(method, call);
+        } catch (err) {
+          call.emit('error', toServerError(err, method));
+          return;
+        }
+        if (admitted.route.kind === 'local') {
+          endOnClose(call, method, m.closing);
+          // The access rule reads the caller's roles from here; it has no call of its own.
+          callerRoles.run(admitted.caller.roles, () =>
+            (original as handleServerStreamingCall<object, object>)(call),
+          );
+          return;
+        }
+        const scope = callScope(call, m.closing);
+        const send = writer(call, scope.signal);
+        const ctx = m.gate.routeContext(method, call, admitted, scope.signal);
+        routeServerStream(ctx, def.requestSerialize(call.request), noLocal, (b) =>
+          send(def.responseDeserialize(b)),
+        )
+          .then(
+            () => endStream(call, scope, method),
+            (err) => endStream(call, scope, method, err),
+          )
+          .finally(scope.release);
+      }) as UntypedHandleCall;
+      continue;
+    }
+
+    impl[short] = ((
+      call: ServerUnaryCall<object, object>,
+      callback: Parameters<handleUnaryCall<object, object>>[1],
+    ) => {
+      let admitted: Admitted;
+      try {
+        admitted = m.gate.admit(method, call);
+      } catch (err) {
+        callback(toServerError(err, method));
+        return;
+      }
+      if (admitted.route.kind === 'local') {
+        callerRoles.run(admitted.caller.roles, () =>
+          (original as handleUnaryCall<object, object>)(call, callback),
+        );
+        return;
+      }
+      const scope = callScope(call, m.closing);
+      routeUnary(
+        m.gate.routeContext(method, call, admitted, scope.signal),
+        def.requestSerialize(call.request),
+        noLocal,
+      )
+        .then(
+          (reply) => callback(null, def.responseDeserialize(reply)),
+          (err) => callback(toServerError(err, method)),
+        )
+        .finally(scope.release);
+    }) as UntypedHandleCall;
+  }
+  server.addService(m.methods as unknown as ServiceDefinition, impl as UntypedServiceImplementation);
+}

@@ -1,0 +1,179 @@
+// startApiServer: the node's machine API on one TCP port — TLS, roles, node routing, the COSI state
+// (read-only) and every Talos service, with UNIMPLEMENTED for RPCs whose subsystem does not exist yet.
+import { Server } from '@grpc/grpc-js';
+import type { ResourceRegistry } from '../cosi/resource/registry.js';
+import type { CoreState } from '../cosi/state/core.js';
+import type { CertificateAndKey } from '../pki/index.js';
+import type { ApiMode } from './auth/authorize.js';
+import { ApiError } from './errors.js';
+import { newGate } from './gate.js';
+import type { HandlerMap } from './handlers.js';
+import { checkHandlers, mountServices } from './mount-services.js';
+import { mountState } from './mount-state.js';
+import { loadApiProto } from './proto.js';
+import { type Forwarder, nodeForwarder } from './routing/forwarder.js';
+import {
+  type ApiIdentity,
+  mutualTLSCredentials,
+  type RotatableCredentials,
+  serverOnlyTLSCredentials,
+} from './tls/credentials.js';
+import {
+  type MaintenanceIdentity,
+  maintenanceConsoleLines,
+  mintMaintenanceIdentity,
+} from './tls/maintenance.js';
+import { type PlatformInfo, type VersionInfo, versionHandler } from './version.js';
+
+/** The largest message either side may send, as upstream's GRPCMaxMessageSize. */
+export const MAX_MESSAGE_BYTES = 32 << 20;
+
+/** The default listen address: every interface, apid's port. */
+export const DEFAULT_API_ADDRESS = '0.0.0.0:50000';
+
+/** NodeIdentity is a configured node's API PKI, plus its proxy certificate when it may forward. */
+export interface NodeIdentity extends ApiIdentity {
+  /** O=os:impersonator, EKU clientAuth, signed by the OS CA; without it requests for other nodes are refused */
+  readonly client?: CertificateAndKey;
+}
+
+export interface StartApiServerOptions {
+  /** `host:port`; default `0.0.0.0:50000` */
+  readonly address?: string;
+  readonly mode: ApiMode;
+  /** the node's state; served read-only through cosi.resource.State */
+  readonly state: CoreState;
+  /** required in normal mode; ignored in maintenance mode */
+  readonly identity?: NodeIdentity;
+  /** maintenance mode's throw-away PKI; minted when absent */
+  readonly maintenance?: MaintenanceIdentity;
+  /** handlers by full method path; Version is built in unless given here */
+  readonly handlers?: HandlerMap;
+  /** `nodes` entries that mean this node (its IPs, hostname); the bound `host:port` always counts */
+  readonly localNames?: readonly string[];
+  readonly version?: VersionInfo;
+  readonly platform?: PlatformInfo;
+  readonly registry?: ResourceRegistry;
+  readonly protoDir?: string;
+  readonly signal?: AbortSignal;
+}
+
+export interface ApiServer {
+  readonly mode: ApiMode;
+  /** `host:port` actually bound */
+  readonly address: string;
+  readonly port: number;
+  /** maintenance mode: the server key's SPKI fingerprint and the console hint */
+  readonly fingerprint?: string;
+  readonly consoleLines?: readonly string[];
+  /** rotate swaps the served certificate (and accepted CA) for new handshakes, without a restart */
+  rotate(next: { readonly server: CertificateAndKey; readonly ca?: string }): void;
+  /**
+   * close stops accepting calls and ends open streams with UNAVAILABLE; calls still running when `signal`
+   * aborts are cut. Calling it again returns the same promise.
+   */
+  close(opts?: { readonly signal?: AbortSignal }): Promise<void>;
+}
+
+/** credentialsFor picks mutual TLS (normal) or server-only TLS with a throw-away root (maintenance). */
+async function credentialsFor(opts: StartApiServerOptions): Promise<{
+  tls: RotatableCredentials;
+  maintenance?: MaintenanceIdentity;
+  forwarder?: Forwarder;
+}> {
+  if (opts.mode === 'maintenance') {
+    const maintenance =
+      opts.maintenance ?? (await mintMaintenanceIdentity(opts.signal ? { signal: opts.signal } : {}));
+    return { tls: serverOnlyTLSCredentials(maintenance.server), maintenance };
+  }
+  const id = opts.identity;
+  if (!id)
+    throw new ApiError('invalid-argument', 'startApiServer: normal mode needs identity (OS CA and API cert)');
+  const tls = mutualTLSCredentials(id);
+  if (!id.client) return { tls };
+  return {
+    tls,
+    forwarder: nodeForwarder({ ca: id.ca, client: id.client, maxMessageBytes: MAX_MESSAGE_BYTES }),
+  };
+}
+
+/** startApiServer binds, mounts every service and resolves once the port is listening. */
+export async function startApiServer(opts: StartApiServerOptions): Promise<ApiServer> {
+  const { mode } = opts;
+  const proto = loadApiProto(opts.protoDir ? { protoDir: opts.protoDir } : {});
+  const handlers: HandlerMap = {
+    '/machine.MachineService/Version': versionHandler({
+      rbac: mode === 'normal',
+      ...(opts.version ? { version: opts.version } : {}),
+      ...(opts.platform ? { platform: opts.platform } : {}),
+    }),
+    ...opts.handlers,
+  };
+  checkHandlers(proto.services, handlers); // before anything is opened
+  const { tls, maintenance, forwarder } = await credentialsFor(opts);
+  const closing = new AbortController();
+  const localNames = new Set<string>(opts.localNames ?? []);
+  const bindAddress = opts.address ?? DEFAULT_API_ADDRESS;
+  let self = bindAddress;
+  const gate = newGate({ mode, localNames, self: () => self, ...(forwarder ? { forwarder } : {}) });
+
+  const server = new Server({
+    'grpc.max_receive_message_length': MAX_MESSAGE_BYTES,
+    'grpc.max_send_message_length': MAX_MESSAGE_BYTES,
+  });
+  mountServices(server, { services: proto.services, handlers, gate, closing: closing.signal });
+  mountState(server, {
+    state: opts.state,
+    methods: proto.services.get('cosi.resource.State')!,
+    gate,
+    closing: closing.signal,
+    ...(opts.registry ? { registry: opts.registry } : {}),
+  });
+
+  const port = await new Promise<number>((resolve, reject) =>
+    server.bindAsync(bindAddress, tls.credentials, (err, p) => (err ? reject(err) : resolve(p))),
+  ).catch((cause: unknown) => {
+    forwarder?.close();
+    server.forceShutdown();
+    const why = cause instanceof Error ? cause.message : String(cause);
+    throw new ApiError('unavailable', `api: cannot listen on ${bindAddress}: ${why}`, { cause });
+  });
+  const address = `${bindAddress.slice(0, bindAddress.lastIndexOf(':'))}:${port}`;
+  self = address;
+  localNames.add(address);
+
+  let closed: Promise<void> | undefined;
+  const shutDown = (signal: AbortSignal | undefined) =>
+    new Promise<void>((resolve) => {
+      forwarder?.close();
+      // Open streams (watches, follows) never end by themselves: end them so the drain can finish.
+      closing.abort(new ApiError('unavailable', 'api server shutting down'));
+      const force = () => {
+        server.forceShutdown();
+        resolve();
+      };
+      if (signal?.aborted) return force();
+      signal?.addEventListener('abort', force, { once: true });
+      server.tryShutdown(() => {
+        signal?.removeEventListener('abort', force);
+        resolve();
+      });
+    });
+
+  return {
+    mode,
+    address,
+    port,
+    ...(maintenance
+      ? {
+          fingerprint: maintenance.fingerprint,
+          consoleLines: maintenanceConsoleLines([address], maintenance.fingerprint),
+        }
+      : {}),
+    rotate: (next) => tls.rotate(next),
+    close(closeOpts = {}) {
+      closed ??= shutDown(closeOpts.signal);
+      return closed;
+    },
+  };
+}

@@ -1,0 +1,162 @@
+import { Client, status } from '@grpc/grpc-js';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { bidiStreamHandler, clientStreamHandler } from '../../src/api/handlers.js';
+import { API_SERVICES, loadApiProto } from '../../src/api/proto.js';
+import { type ApiServer, MAX_MESSAGE_BYTES, startApiServer } from '../../src/api/server.js';
+import {
+  callUnary,
+  mintPKI,
+  mtls,
+  nodeState,
+  type Outcome,
+  rawCall,
+  serviceClient,
+  type TestPKI,
+  withMetadata,
+} from './fixtures.js';
+
+const proto = loadApiProto();
+const methods = API_SERVICES.flatMap((s) => Object.values(proto.services.get(s)!));
+
+/** A seeded generator, so a failing case can be replayed. */
+function bytes(seed: number, n: number): Buffer {
+  let x = seed >>> 0 || 1;
+  const out = Buffer.alloc(n);
+  for (let i = 0; i < n; i++) {
+    x ^= x << 13;
+    x ^= x >>> 17;
+    x ^= x << 5;
+    out[i] = x & 0xff;
+  }
+  return out;
+}
+
+/** enumProbe sets every enum field of the request to 99, a value no enum declares. */
+function enumProbe(def: object): Buffer | undefined {
+  const fields = (def as { requestType: { type: { field: { number: number; type: string }[] } } }).requestType
+    .type.field;
+  const enums = fields.filter((f) => f.type === 'TYPE_ENUM');
+  if (enums.length === 0) return undefined;
+  return Buffer.concat(enums.map((f) => Buffer.from([f.number * 8, 99])));
+}
+
+let pki: TestPKI;
+let server: ApiServer;
+let client: Client;
+beforeAll(async () => {
+  pki = await mintPKI();
+  server = await startApiServer({
+    address: '127.0.0.1:0',
+    mode: 'normal',
+    state: await nodeState(),
+    identity: { ca: pki.osCA.crt, server: pki.server, client: pki.impersonator },
+    // streamed-request handlers that read everything, so oversized and malformed chunks reach the decoder
+    handlers: {
+      '/machine.MachineService/EtcdRecover': clientStreamHandler(async (reqs) => {
+        for await (const _ of reqs);
+        return { messages: [{}] };
+      }),
+      '/machine.DebugService/ContainerRun': bidiStreamHandler(async (reqs, send) => {
+        for await (const _ of reqs) await send({ exit_code: 0 });
+      }),
+    },
+  });
+  client = new Client(server.address, mtls(pki.osCA.crt, pki.admin));
+});
+afterAll(async () => {
+  client?.close();
+  await server?.close({ signal: AbortSignal.timeout(5_000) });
+});
+
+const wellFormed = (o: Outcome, what: string) => {
+  if (o.ok) return;
+  expect(o.code, what).toBeGreaterThan(0);
+  expect(o.code, what).toBeLessThanOrEqual(16);
+  expect(typeof o.details, what).toBe('string');
+};
+
+const stillServing = async () => {
+  const c = serviceClient('machine.MachineService', server.address, mtls(pki.osCA.crt, pki.reader));
+  try {
+    const reply = await callUnary(c, 'Version', {});
+    expect((reply.messages as unknown[]).length).toBe(1);
+  } finally {
+    c.close();
+  }
+};
+
+describe('malformed input to every RPC', () => {
+  it('random bytes yield a gRPC status, locally and through the one-to-many path', async () => {
+    for (const [i, def] of methods.entries()) {
+      const junk = bytes(i + 1, 64);
+      wellFormed(await rawCall(client, def, junk), `${def.path} local`);
+      if (!def.requestStream)
+        wellFormed(
+          await rawCall(client, def, junk, withMetadata({ nodes: server.address })),
+          `${def.path} fan-out`,
+        );
+    }
+    await stillServing();
+  });
+
+  it('a truncated message is INVALID_ARGUMENT (or INTERNAL from the COSI codec), never a crash', async () => {
+    const truncated = Buffer.from([0x0a, 0x05, 0x61, 0x62]); // field 1 claims 5 bytes, 2 follow
+    for (const def of methods) {
+      const o = await rawCall(client, def, truncated);
+      wellFormed(o, def.path);
+      if (!def.requestStream) expect(o.ok, def.path).toBe(false);
+    }
+    await stillServing();
+  });
+
+  it('unknown enum values are carried, not fatal', async () => {
+    let probed = 0;
+    for (const def of methods) {
+      const probe = enumProbe(def);
+      if (!probe) continue;
+      probed++;
+      wellFormed(await rawCall(client, def, probe), def.path);
+    }
+    expect(probed).toBeGreaterThan(5);
+    await stillServing();
+  });
+
+  it('an oversized message is RESOURCE_EXHAUSTED for each call shape', async () => {
+    const huge = Buffer.alloc(MAX_MESSAGE_BYTES + 1);
+    const shapes = [
+      proto.services.get('machine.MachineService')!.Version!,
+      proto.services.get('machine.MachineService')!.Dmesg!,
+      proto.services.get('machine.MachineService')!.EtcdRecover!,
+      proto.services.get('machine.DebugService')!.ContainerRun!,
+      proto.services.get('cosi.resource.State')!.Get!,
+    ];
+    for (const def of shapes) {
+      const o = def.requestStream ? await rawCallStreaming(def, huge) : await rawCall(client, def, huge);
+      expect(o, def.path).toMatchObject({ ok: false, code: status.RESOURCE_EXHAUSTED });
+    }
+    await stillServing();
+  });
+});
+
+/** rawCallStreaming sends one oversized message on a client or bidi stream. */
+function rawCallStreaming(def: { path: string; responseStream: boolean }, msg: Buffer): Promise<Outcome> {
+  const pass = (b: Buffer) => b;
+  return new Promise((resolve) => {
+    const fail = (err: { code: number; details: string }) =>
+      resolve({ ok: false, code: err.code, details: err.details });
+    if (!def.responseStream) {
+      const call = client.makeClientStreamRequest(def.path, pass, pass, (err) =>
+        err ? fail(err) : resolve({ ok: true }),
+      );
+      call.write(msg);
+      call.end();
+      return;
+    }
+    const call = client.makeBidiStreamRequest(def.path, pass, pass);
+    call.on('data', () => undefined);
+    call.on('error', fail);
+    call.on('end', () => resolve({ ok: true }));
+    call.write(msg);
+    call.end();
+  });
+}
