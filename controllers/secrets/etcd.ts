@@ -16,19 +16,13 @@ import {
   EtcdRoot,
   type EtcdRootSpec,
 } from '../../resources/secrets/index.js';
-import {
-  type Controller,
-  type ControllerRuntime,
-  defineController,
-  input,
-  output,
-} from '../../src/cosi/controller/index.js';
+import { type Controller, type ControllerRuntime, input, output } from '../../src/cosi/controller/index.js';
 import { type EtcdNode, loadIssuer, profiles } from '../../src/pki/index.js';
+import { certificateController } from './internal/certificate-controller.js';
 import { type SecretsClock, type SecretsControllerOptions, systemSecretsClock } from './internal/clock.js';
 import { SecretsError } from './internal/errors.js';
 import { ensureLeaf } from './internal/leaf.js';
 import { CERT_NODE_ADDRESS_ID, nodeIdentityInputs } from './internal/node.js';
-import { renewalTimer } from './internal/refresh.js';
 import { destroyOwned } from './internal/teardown.js';
 
 const NAME = 'secrets.EtcdController';
@@ -38,21 +32,12 @@ const NAME = 'secrets.EtcdController';
  * hostname or address change re-issues them; the two client certificates do not depend on it.
  */
 export function newEtcdController({ clock = systemSecretsClock }: SecretsControllerOptions = {}): Controller {
-  return defineController({
+  return certificateController({
     name: NAME,
     inputs: [input(EtcdRoot, { id: ETCD_ROOT_ID }), ...nodeIdentityInputs],
     outputs: [output(Etcd, 'exclusive')],
-    async run(rt, { signal }) {
-      const timer = renewalTimer(rt, clock);
-      try {
-        for await (const _ of rt.events(signal)) {
-          timer.arm(await reconcile(rt, clock, signal));
-          rt.resetBackoff();
-        }
-      } finally {
-        timer.stop();
-      }
-    },
+    clock,
+    reconcile,
   });
 }
 

@@ -9,18 +9,12 @@ import {
   KubernetesRoot,
   type KubernetesRootSpec,
 } from '../../resources/secrets/index.js';
-import {
-  type Controller,
-  type ControllerRuntime,
-  defineController,
-  input,
-  output,
-} from '../../src/cosi/controller/index.js';
+import { type Controller, type ControllerRuntime, input, output } from '../../src/cosi/controller/index.js';
 import { type CertificateAndKey, type Issuer, profiles } from '../../src/pki/index.js';
+import { certificateController } from './internal/certificate-controller.js';
 import { type SecretsClock, type SecretsControllerOptions, systemSecretsClock } from './internal/clock.js';
 import { SecretsError } from './internal/errors.js';
 import { ensureLeaf, type LeafTemplate } from './internal/leaf.js';
-import { renewalTimer } from './internal/refresh.js';
 import { destroyOwned } from './internal/teardown.js';
 import { rootIssuer } from './kubernetes-dynamic-certs.js';
 
@@ -30,21 +24,12 @@ const NAME = 'secrets.KubernetesController';
 export function newKubernetesController({
   clock = systemSecretsClock,
 }: SecretsControllerOptions = {}): Controller {
-  return defineController({
+  return certificateController({
     name: NAME,
     inputs: [input(KubernetesRoot, { id: KUBERNETES_ROOT_ID })],
     outputs: [output(Kubernetes, 'exclusive')],
-    async run(rt, { signal }) {
-      const timer = renewalTimer(rt, clock);
-      try {
-        for await (const _ of rt.events(signal)) {
-          timer.arm(await reconcile(rt, clock, signal));
-          rt.resetBackoff();
-        }
-      } finally {
-        timer.stop();
-      }
-    },
+    clock,
+    reconcile,
   });
 }
 

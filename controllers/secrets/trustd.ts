@@ -11,18 +11,12 @@ import {
   Trustd,
   type TrustdCertsSpec,
 } from '../../resources/secrets/index.js';
-import {
-  type Controller,
-  type ControllerRuntime,
-  defineController,
-  input,
-  output,
-} from '../../src/cosi/controller/index.js';
+import { type Controller, type ControllerRuntime, input, output } from '../../src/cosi/controller/index.js';
 import { profiles } from '../../src/pki/index.js';
 import { osIssuer } from './api.js';
+import { certificateController } from './internal/certificate-controller.js';
 import { type SecretsClock, type SecretsControllerOptions, systemSecretsClock } from './internal/clock.js';
 import { ensureLeaf } from './internal/leaf.js';
-import { renewalTimer } from './internal/refresh.js';
 import { destroyOwned } from './internal/teardown.js';
 
 const NAME = 'secrets.TrustdController';
@@ -31,7 +25,7 @@ const NAME = 'secrets.TrustdController';
 export function newTrustdController({
   clock = systemSecretsClock,
 }: SecretsControllerOptions = {}): Controller {
-  return defineController({
+  return certificateController({
     name: NAME,
     inputs: [
       input(MachineType, { id: MACHINE_TYPE_ID }),
@@ -39,17 +33,8 @@ export function newTrustdController({
       input(CertSAN, { id: CERT_SAN_API_ID }),
     ],
     outputs: [output(Trustd, 'exclusive')],
-    async run(rt, { signal }) {
-      const timer = renewalTimer(rt, clock);
-      try {
-        for await (const _ of rt.events(signal)) {
-          timer.arm(await reconcile(rt, clock, signal));
-          rt.resetBackoff();
-        }
-      } finally {
-        timer.stop();
-      }
-    },
+    clock,
+    reconcile,
   });
 }
 
