@@ -1,0 +1,22 @@
+// resources/runtime: what machined reports about the machine itself (stage and readiness, boot id).
+// registerRuntimeResources records their definitions so the API can serve them.
+import { registerResource } from '../../src/cosi/resource/meta/index.js';
+import { defaultRegistry } from '../../src/cosi/resource/registry.js';
+import type { ResourceType } from '../../src/cosi/resource/typed.js';
+import type { SignalOptions } from '../../src/cosi/state/core.js';
+import type { State } from '../../src/cosi/state/state.js';
+import { BootID } from './boot-id.js';
+import { MachineStatus } from './machine-status.js';
+
+export * from './boot-id.js';
+export * from './machine-status.js';
+
+export const RUNTIME_TYPES = [MachineStatus, BootID] as const;
+
+/** registerRuntimeResources records the definitions of the runtime types in a state. */
+export async function registerRuntimeResources(state: State, opts: SignalOptions = {}): Promise<void> {
+  for (const t of RUNTIME_TYPES) await registerResource(state, t, opts);
+}
+
+// decoders (gRPC, YAML) rebuild these types from the process-wide registry
+for (const t of RUNTIME_TYPES) defaultRegistry.register(t as ResourceType<unknown>);

@@ -1,0 +1,259 @@
+// machined: PID 1 duties wired together — signals, reaper, emergency path, early mounts, COSI state and
+// runtime, and the MachineStatus resource. startMachined is the testable core; entry.ts only calls it.
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { BOOT_ID_ID, BootID } from '../../resources/runtime/boot-id.js';
+import { registerRuntimeResources } from '../../resources/runtime/index.js';
+import {
+  MACHINE_STATUS_ID,
+  type MachineStage,
+  MachineStatus,
+  type MachineStatusStatus,
+  RUNTIME_NAMESPACE,
+} from '../../resources/runtime/machine-status.js';
+import { Runtime } from '../cosi/controller/runtime.js';
+import { registerDefault, registerNamespace } from '../cosi/resource/meta/index.js';
+import { newInmemState } from '../cosi/state/inmem/index.js';
+import type { State } from '../cosi/state/state.js';
+import { wrapCore } from '../cosi/state/wrap.js';
+import { setName } from '../sys/prctl.js';
+import { reboot } from '../sys/reboot.js';
+import { readBootId } from './boot-id.js';
+import { createCgroupTree, moveToCgroup } from './cgroups.js';
+import { installEmergencyHandlers } from './emergency.js';
+import { applyEnvironment } from './env.js';
+import { mountEarly } from './mounts.js';
+import type { PowerAction } from './power-action.js';
+import { powerDown } from './power-down.js';
+import { type Reaper, startReaper } from './reaper.js';
+import { applyRlimits } from './rlimits.js';
+import { runShutdownHooks, type ShutdownHook } from './shutdown.js';
+import { installSignalHandlers } from './signals.js';
+import { blockBacked } from './unmount-all.js';
+
+export const MACHINED_OWNER = 'machined';
+
+export interface MachinedOptions {
+  /** perform PID 1 duties: early mounts, rlimits, environment, emergency handlers and the final reboot(2) */
+  pid1: boolean;
+  /** prefix of the early mounts; '/' on a node */
+  root?: string;
+  /** create the system cgroup tree (default: with pid1) */
+  cgroups?: boolean;
+  log?: (line: string) => void;
+  /** SIGTERM → SIGKILL grace of the power-down */
+  killGraceMs?: number;
+  unmountAttempts?: number;
+  unmountRetryDelayMs?: number;
+  syncTimeoutMs?: number;
+  hookTimeoutMs?: number;
+  /** bound of the emergency cleanup hooks, all together */
+  emergencyTimeoutMs?: number;
+}
+
+export interface Machined {
+  readonly state: State;
+  readonly runtime: Runtime;
+  readonly reaper: Reaper;
+  readonly bootId: string;
+  /** mount points machined made itself, taken down again at power-down */
+  readonly mounted: readonly string[];
+  setStage(stage: MachineStage, status?: Partial<MachineStatusStatus>): Promise<void>;
+  /** hooks of the orderly shutdown, run in the order added */
+  addShutdownHook(hook: ShutdownHook): void;
+  /** hooks of the emergency path (e.g. unmount volumes), run before the power-down */
+  addEmergencyHook(hook: ShutdownHook): void;
+  /** shutdown runs the orderly path once; as PID 1 it ends in reboot(2) and does not resolve */
+  shutdown(action: PowerAction): Promise<void>;
+  /** fatal takes the emergency path (as PID 1) */
+  fatal(error: unknown): void;
+  /** resolves with the action once a shutdown finished without PID 1 duties */
+  readonly done: Promise<PowerAction>;
+}
+
+const consoleLog = (line: string) => {
+  process.stdout.write(`[machined] ${line}\n`);
+};
+
+/** startMachined brings PID 1 up to a running COSI runtime; the sequencer takes over from there. */
+export async function startMachined(opts: MachinedOptions): Promise<Machined> {
+  const log = opts.log ?? consoleLog;
+  const root = opts.root ?? '/';
+  const shutdownHooks: ShutdownHook[] = [];
+  const emergencyHooks: ShutdownHook[] = [];
+  let mounted: string[] = [];
+  // the emergency path may run before the reaper exists
+  let reaper: Reaper | undefined;
+  let resolveDone: (a: PowerAction) => void = () => {};
+  const done = new Promise<PowerAction>((r) => {
+    resolveDone = r;
+  });
+
+  const finalSteps = (action: PowerAction) =>
+    powerDown(action, {
+      log,
+      kill: { graceMs: opts.killGraceMs ?? 10_000, reap: () => void reaper?.scan() },
+      unmount: {
+        filter: (m) => blockBacked(m) || mounted.includes(m.mountPoint),
+        attempts: opts.unmountAttempts ?? 10,
+        retryDelayMs: opts.unmountRetryDelayMs ?? 1_000,
+      },
+      syncTimeoutMs: opts.syncTimeoutMs ?? 30_000,
+    });
+
+  // whatever happens from here on ends in reboot(2) when we are PID 1, never in an exit
+  const emergency = opts.pid1
+    ? installEmergencyHandlers({
+        log,
+        onFatal: async () => {
+          await withTimeout(
+            runShutdownHooks('reboot', emergencyHooks, { log, hookTimeoutMs: opts.hookTimeoutMs ?? 30_000 }),
+            opts.emergencyTimeoutMs ?? 30_000,
+          );
+          await finalSteps('reboot');
+          await hang(log);
+        },
+      })
+    : undefined;
+
+  if (opts.pid1) {
+    keepAlive(emergency);
+    setName('machined');
+    try {
+      // ctrl-alt-del then reaches us as SIGINT instead of rebooting at once
+      reboot('CAD_OFF');
+    } catch (e) {
+      log(`ctrl-alt-del stays with the kernel: ${(e as Error).message}`); // EINVAL in a PID namespace
+    }
+  }
+  const started = startReaper({ log });
+  reaper = started;
+  if (opts.pid1) {
+    mounted = mountEarly(root);
+    for (const r of applyRlimits())
+      if (r.set.hard !== r.wanted.hard)
+        log(`rlimit ${r.resource}: hard limit stays ${r.set.hard} (no CAP_SYS_RESOURCE)`);
+    applyEnvironment(readFileSync('/proc/cmdline', 'utf8'));
+    if (opts.cgroups ?? true) {
+      const cgroupRoot = join(root, 'sys/fs/cgroup');
+      const skipped = createCgroupTree(cgroupRoot);
+      if (skipped.length) log(`cgroups: controllers unavailable for ${skipped.join(', ')}`);
+      // machined's own reservation; everything it starts goes to system/ or podruntime/ instead
+      moveToCgroup(join(cgroupRoot, 'init'), process.pid);
+    }
+  }
+
+  const state = wrapCore(newInmemState({ historyMaxCapacity: 1024 }));
+  await registerDefault(state);
+  await registerNamespace(state, RUNTIME_NAMESPACE, 'Talos runtime resources.');
+  await registerRuntimeResources(state);
+  const bootId = readBootId();
+  await state.modify(
+    BootID.new(RUNTIME_NAMESPACE, BOOT_ID_ID),
+    (r) => {
+      (r as BootID).spec.bootID = bootId;
+    },
+    { owner: MACHINED_OWNER },
+  );
+  const setStage = (stage: MachineStage, status: Partial<MachineStatusStatus> = {}) =>
+    state.modify(
+      MachineStatus.new(RUNTIME_NAMESPACE, MACHINE_STATUS_ID),
+      (r) => {
+        const s = (r as MachineStatus).spec;
+        s.stage = stage;
+        s.status = { ready: status.ready ?? false, unmetConditions: status.unmetConditions ?? [] };
+      },
+      { owner: MACHINED_OWNER },
+    );
+  await setStage('booting');
+
+  const runtime = new Runtime(state);
+  const stopRuntime = new AbortController();
+  const running = runtime.run({ signal: stopRuntime.signal }).catch((e: unknown) => {
+    if (emergency) emergency.fatal(e);
+    else log(`controller runtime failed: ${(e as Error).message}`);
+  });
+
+  let shuttingDown: Promise<void> | undefined;
+  const shutdown = (action: PowerAction) =>
+    (shuttingDown ??= (async () => {
+      await setStage(action === 'poweroff' || action === 'halt' ? 'shutting down' : 'rebooting').catch(
+        () => {},
+      );
+      const hooks = [
+        ...shutdownHooks,
+        {
+          name: 'stopControllerRuntime',
+          run: async () => {
+            stopRuntime.abort(new Error('shutdown'));
+            await running;
+          },
+        },
+      ];
+      await runShutdownHooks(action, hooks, { log, hookTimeoutMs: opts.hookTimeoutMs ?? 30_000 });
+      if (!opts.pid1) {
+        started.stop();
+        uninstallSignals();
+        resolveDone(action);
+        return;
+      }
+      try {
+        await finalSteps(action);
+      } catch (e) {
+        emergency?.fatal(e);
+      }
+      await hang(log);
+    })());
+  const uninstallSignals = installSignalHandlers((action, sig) => {
+    log(`${sig}: ${action}`);
+    void shutdown(action);
+  });
+
+  log(`machined up: boot id ${bootId}${opts.pid1 ? ', PID 1' : ''}`);
+  return {
+    state,
+    runtime,
+    reaper: started,
+    bootId,
+    mounted,
+    setStage,
+    addShutdownHook: (h) => {
+      shutdownHooks.push(h);
+    },
+    addEmergencyHook: (h) => {
+      emergencyHooks.push(h);
+    },
+    shutdown,
+    fatal: (e) => {
+      if (emergency) emergency.fatal(e);
+      else throw e;
+    },
+    done,
+  };
+}
+
+/**
+ * keepAlive holds PID 1's event loop open (signal listeners do not) and turns a stray process.exit from
+ * any library into the emergency path: if init exits, the kernel panics.
+ */
+function keepAlive(emergency: { fatal(e: unknown): void } | undefined): void {
+  setInterval(() => {}, 1 << 30);
+  process.exit = ((code?: number) => {
+    emergency?.fatal(new Error(`process.exit(${code ?? ''}) called in PID 1`));
+    return undefined as never;
+  }) as typeof process.exit;
+}
+
+/** withTimeout bounds a cleanup step; a step that hangs must not keep the machine from rebooting. */
+async function withTimeout(p: Promise<unknown>, ms: number): Promise<void> {
+  let timer: NodeJS.Timeout | undefined;
+  await Promise.race([p, new Promise((r) => (timer = setTimeout(r, ms)))]).finally(() => clearTimeout(timer));
+}
+
+/** hang is where PID 1 waits when reboot(2) itself failed: exiting would panic the kernel. */
+function hang(log: (l: string) => void): Promise<never> {
+  log('reboot(2) returned: waiting for a signal');
+  return new Promise<never>(() => {
+    setInterval(() => {}, 1 << 30);
+  });
+}
