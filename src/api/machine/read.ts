@@ -1,0 +1,15 @@
+// MachineService.Read: a regular file's bytes as a stream of common.Data chunks.
+
+import { readChunks } from '../../sys/fs/read-chunks.js';
+import { type Handler, serverStreamHandler } from '../handlers.js';
+import { invalidArgument, mapped } from './errors.js';
+
+export function readHandler(): Handler {
+  return serverStreamHandler(async (req, send, ctx) => {
+    const path = typeof req.path === 'string' ? req.path : '';
+    if (path === '') throw invalidArgument('Read', 'path', 'is empty');
+    await mapped('Read', async () => {
+      for await (const chunk of readChunks(path, { signal: ctx.signal })) await send({ bytes: chunk });
+    });
+  });
+}

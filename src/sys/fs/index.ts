@@ -1,0 +1,11 @@
+// src/sys/fs: file-system mechanisms the machine API needs: walking trees, tar.gz archives, disk usage,
+// chunked reads, statfs sizes, Go-style file modes and the /dev/kmsg stream.
+export * from './disk-usage.js';
+export * from './errors.js';
+export * from './file-mode.js';
+export * from './kmsg-stream.js';
+export * from './read-chunks.js';
+export * from './statfs.js';
+export * from './tar.js';
+export * from './tar-gz.js';
+export * from './walk.js';

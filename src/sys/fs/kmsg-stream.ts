@@ -1,0 +1,73 @@
+// Streaming the kernel log from /dev/kmsg with non-blocking reads: one read(2) returns one record, EAGAIN
+// means "caught up" (the end without follow; a short wait with follow), EPIPE means records were overwritten.
+import { constants } from 'node:fs';
+import { open } from 'node:fs/promises';
+import { setTimeout as delay } from 'node:timers/promises';
+import { type KmsgRecord, parseKmsgRecord } from '../kmsg.js';
+import { fsErrorOf } from './errors.js';
+
+export interface KmsgStreamOptions {
+  /** keep waiting for new records after the ring is read */
+  readonly follow?: boolean;
+  /** skip the records already in the ring: only records written after the call are yielded */
+  readonly tail?: boolean;
+  readonly path?: string;
+  /**
+   * how long to wait before reading again once caught up: Node offers no poll(2) on a file, and a blocking
+   * read would hold a thread-pool thread that cannot be cancelled
+   */
+  readonly pollMs?: number;
+  readonly signal?: AbortSignal;
+}
+
+const errno = (e: unknown) => (e as NodeJS.ErrnoException | undefined)?.code;
+
+/** KmsgItem is a parsed record, or the raw text of one that did not parse (reported, not dropped). */
+export type KmsgItem =
+  | { readonly type: 'record'; readonly record: KmsgRecord }
+  | { readonly type: 'malformed'; readonly raw: string };
+
+/** readKmsgStream yields the ring's records; it ends (without follow) or stops when the signal aborts. */
+export async function* readKmsgStream(opts: KmsgStreamOptions = {}): AsyncGenerator<KmsgItem> {
+  const path = opts.path ?? '/dev/kmsg';
+  let fh: Awaited<ReturnType<typeof open>>;
+  try {
+    fh = await open(path, constants.O_RDONLY | constants.O_NONBLOCK);
+  } catch (cause) {
+    throw fsErrorOf(path, cause);
+  }
+  // a record is at most about 1 KiB of text plus its dictionary; a short buffer makes read(2) fail with EINVAL
+  const buf = Buffer.alloc(16 * 1024);
+  /** next reads one record, or undefined when the ring has nothing more right now */
+  const next = async (): Promise<string | undefined> => {
+    for (;;) {
+      try {
+        const { bytesRead } = await fh.read(buf, 0, buf.length, null);
+        return bytesRead === 0 ? undefined : buf.toString('utf8', 0, bytesRead);
+      } catch (e) {
+        if (errno(e) === 'EAGAIN') return undefined;
+        if (errno(e) === 'EPIPE') continue; // overwritten while we read: the next read resumes at the oldest kept
+        throw fsErrorOf(path, e);
+      }
+    }
+  };
+  try {
+    if (opts.tail) while ((await next()) !== undefined) opts.signal?.throwIfAborted();
+    for (;;) {
+      opts.signal?.throwIfAborted();
+      const raw = await next();
+      if (raw === undefined) {
+        if (!opts.follow) return;
+        await delay(opts.pollMs ?? 200, undefined, opts.signal ? { signal: opts.signal } : {});
+        continue;
+      }
+      const record = parseKmsgRecord(raw);
+      yield record ? { type: 'record', record } : { type: 'malformed', raw };
+    }
+  } finally {
+    await fh.close();
+  }
+}
+
+/** bootTimeNs is the wall-clock time of boot in ns: now minus CLOCK_MONOTONIC, which kmsg stamps count from. */
+export const bootTimeNs = (): bigint => BigInt(Date.now()) * 1_000_000n - process.hrtime.bigint();
