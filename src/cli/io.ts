@@ -6,12 +6,21 @@ import { UsageError } from './args.js';
 export interface Output {
   out(line: string): void;
   err(line: string): void;
+  /** raw writes bytes to stdout as they are (file contents, log chunks); absent, they go through out() */
+  raw?(chunk: string | Uint8Array): void;
 }
 
 export const consoleOutput: Output = {
   out: (line) => process.stdout.write(`${line}\n`),
   err: (line) => process.stderr.write(`${line}\n`),
+  raw: (chunk) => process.stdout.write(chunk),
 };
+
+/** writeRaw prints bytes unchanged where the output can, else as text without an added newline. */
+export function writeRaw(io: Output, chunk: string | Uint8Array): void {
+  if (io.raw) io.raw(chunk);
+  else io.out(Buffer.from(chunk).toString('utf8').replace(/\n$/, ''));
+}
 
 export function readInput(path: string, what: string): string {
   try {

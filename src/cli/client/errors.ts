@@ -1,0 +1,74 @@
+// The client's typed errors: every failure names the node (or the config) it belongs to and why.
+import { type ServiceError, status } from '@grpc/grpc-js';
+
+export type ClientErrorCode = 'config' | 'node' | 'rpc';
+
+/** ClientError is a failure talking to the API or reading the client config. */
+export class ClientError extends Error {
+  constructor(
+    readonly code: ClientErrorCode,
+    message: string,
+    /** the node that failed, when one did */
+    readonly node?: string,
+    /** the gRPC status code, when the failure came from the wire */
+    readonly grpcCode?: status,
+    opts?: ErrorOptions,
+  ) {
+    super(message, opts);
+    this.name = 'ClientError';
+  }
+}
+
+/** Go's names for gRPC codes, as talosctl prints them in `rpc error: code = … desc = …`. */
+const GO_CODE_NAMES: Readonly<Record<number, string>> = {
+  0: 'OK',
+  1: 'Canceled',
+  2: 'Unknown',
+  3: 'InvalidArgument',
+  4: 'DeadlineExceeded',
+  5: 'NotFound',
+  6: 'AlreadyExists',
+  7: 'PermissionDenied',
+  8: 'ResourceExhausted',
+  9: 'FailedPrecondition',
+  10: 'Aborted',
+  11: 'OutOfRange',
+  12: 'Unimplemented',
+  13: 'Internal',
+  14: 'Unavailable',
+  15: 'DataLoss',
+  16: 'Unauthenticated',
+};
+
+export const goCodeName = (code: number): string => GO_CODE_NAMES[code] ?? `Code(${code})`;
+
+const isServiceError = (e: unknown): e is ServiceError =>
+  e instanceof Error && typeof (e as Partial<ServiceError>).code === 'number' && 'details' in e;
+
+/** rpcText is a gRPC failure as Go prints it, so messages match what talosctl users know. */
+export function rpcText(e: unknown): string {
+  if (isServiceError(e)) return `rpc error: code = ${goCodeName(e.code)} desc = ${e.details}`;
+  return e instanceof Error ? e.message : String(e);
+}
+
+/** nodeError is one node's failure: "error on node 10.5.0.2: why". */
+export const nodeError = (node: string, why: string, grpcCode?: status): ClientError =>
+  new ClientError('node', `error on node ${node}: ${why}`, node, grpcCode);
+
+/** fromRPC wraps a call failure, naming the node when the call targeted one, and what was being done. */
+export function fromRPC(e: unknown, node: string | undefined, what?: string): ClientError {
+  if (e instanceof ClientError) return e;
+  const code = isServiceError(e) ? e.code : undefined;
+  const why = what ? `${what}: ${rpcText(e)}` : rpcText(e);
+  return node ? nodeError(node, why, code) : new ClientError('rpc', why, undefined, code, { cause: e });
+}
+
+/** isCancelled tells an aborted call from a failed one, so Ctrl-C ends a watch cleanly. */
+export const isCancelled = (e: unknown): boolean => isServiceError(e) && e.code === status.CANCELLED;
+
+/** joinErrors is several nodes' failures as one error, one line each, as Go's errors.Join prints them. */
+export function joinErrors(errors: readonly ClientError[]): ClientError | undefined {
+  if (errors.length === 0) return undefined;
+  if (errors.length === 1) return errors[0];
+  return new ClientError('node', errors.map((e) => e.message).join('\n'));
+}
