@@ -1,0 +1,93 @@
+// What the stateful machine RPCs act on. The API room never imports machined: these are the shapes the
+// node wiring hands in (the events bus, the services supervisor, the log rings, the config store).
+import type { Config } from '../../config/index.js';
+
+/** ApplyEffect is what an accepted config does to the node. */
+export type ApplyEffect = 'no-reboot' | 'reboot' | 'staged' | 'try';
+
+/** ConfigHost holds the node's configs: the active one and the one on disk. */
+export interface ConfigHost {
+  /** the active config, undefined in maintenance mode */
+  active(): Config | undefined;
+  /** the config mode validation runs in: `container` or `metal` */
+  readonly validationMode: 'container' | 'metal';
+  /** true until a config is applied; everything is then applied live */
+  readonly maintenance: () => boolean;
+  /** apply persists (unless try) and activates per effect; `tryTimeoutMs` bounds a try */
+  apply(cfg: Config, effect: ApplyEffect, opts: { actorId: string; tryTimeoutMs: number }): Promise<void>;
+}
+
+export interface EventLike {
+  readonly id: string;
+  readonly actorId: string;
+  readonly payload: { readonly type: string };
+}
+
+/** EventSource is the machine events bus as Events reads it. */
+export interface EventSource {
+  watch(opts: {
+    signal: AbortSignal;
+    tailEvents?: number;
+    tailId?: string;
+    tailSeconds?: number;
+    actorId?: string;
+  }): AsyncIterable<EventLike>;
+  /** a fresh event id (an xid), for the hello event */
+  newId(): string;
+}
+
+export interface ServiceInfoLike {
+  readonly id: string;
+  readonly state: string;
+  readonly health: {
+    readonly unknown: boolean;
+    readonly healthy: boolean;
+    readonly lastMessage: string;
+    readonly lastChange: Date | undefined;
+  };
+  readonly events: readonly { readonly msg: string; readonly state: string; readonly ts: Date }[];
+}
+
+/** ServiceHost is the services supervisor as the service RPCs drive it. */
+export interface ServiceHost {
+  list(): readonly ServiceInfoLike[];
+  info(id: string): ServiceInfoLike;
+  start(...ids: string[]): void;
+  stop(id: string, opts?: { signal?: AbortSignal }): Promise<void>;
+}
+
+/** LogSource is the log rings: one per service, plus machined's own. */
+export interface LogSource {
+  ids(): string[];
+  find(
+    id: string,
+  ):
+    | { read(opts: { signal: AbortSignal; tailLines?: number; follow?: boolean }): AsyncIterable<Buffer> }
+    | undefined;
+}
+
+/** PowerHost runs the reboot and shutdown sequences; it returns once the sequence has been started. */
+export interface PowerHost {
+  reboot(actorId: string): void;
+  shutdown(actorId: string): void;
+}
+
+/** ClientIssuer mints client certificates from the OS CA. */
+export interface ClientIssuer {
+  /** PEM of the OS CA */
+  caCrt(): string | undefined;
+  issue(roles: readonly string[], ttlMs: number): Promise<{ crt: string; key: string }>;
+  readonly endpoints: readonly string[];
+  readonly contextName: string;
+}
+
+export interface StatefulDeps {
+  readonly config: ConfigHost;
+  readonly events?: EventSource;
+  readonly services?: ServiceHost;
+  readonly logs?: LogSource;
+  readonly power?: PowerHost;
+  readonly clients?: ClientIssuer;
+  /** new actor ids for requests that start something; default random UUIDs */
+  readonly newActorId?: () => string;
+}

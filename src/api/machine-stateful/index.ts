@@ -1,0 +1,65 @@
+// src/api/machine-stateful: the machine RPCs that change or follow the node — apply-config, events,
+// services, logs, client config, power — built on what the node wiring hands in (see deps.ts).
+import { randomUUID } from 'node:crypto';
+import { ApiError } from '../errors.js';
+import { type HandlerMap, serverStreamHandler } from '../handlers.js';
+import { applyConfigurationHandler } from './apply-configuration.js';
+import { generateClientConfigurationHandler } from './client-config.js';
+import type { StatefulDeps } from './deps.js';
+import { eventsHandler } from './events.js';
+import { logsContainersHandler, logsHandler } from './logs.js';
+import { rebootHandler, resetHandler, shutdownHandler } from './power.js';
+import {
+  serviceListHandler,
+  serviceRestartHandler,
+  serviceStartHandler,
+  serviceStopHandler,
+} from './services.js';
+
+export { DEFAULT_TRY_TIMEOUT_MS, parseConfig } from './apply-configuration.js';
+export { type ApplyMode, liveSafe, type ResolvedMode, resolveMode } from './apply-mode.js';
+export { unifiedDiff } from './config-diff.js';
+export type * from './deps.js';
+export { helloEvent, wireEvent } from './event-payload.js';
+export { serviceInfoMessage } from './services.js';
+
+const M = '/machine.MachineService/';
+
+/** clusterHealthCheckHandler answers honestly: the checks upstream runs are about etcd and Kubernetes. */
+const clusterHealthCheckHandler = serverStreamHandler(async () => {
+  throw new ApiError(
+    'unimplemented',
+    '/cluster.ClusterService/HealthCheck is not implemented: its checks (etcd, Kubernetes nodes and pods) need subsystems Keel does not run yet',
+  );
+});
+
+/** statefulHandlers is the handler map; RPCs whose dependency is absent stay UNIMPLEMENTED. */
+export function statefulHandlers(deps: StatefulDeps): HandlerMap {
+  const newActorId = deps.newActorId ?? randomUUID;
+  return {
+    [`${M}ApplyConfiguration`]: applyConfigurationHandler(deps),
+    ...(deps.events ? { [`${M}Events`]: eventsHandler(deps.events) } : {}),
+    ...(deps.services
+      ? {
+          [`${M}ServiceList`]: serviceListHandler(deps.services),
+          [`${M}ServiceStart`]: serviceStartHandler(deps.services),
+          [`${M}ServiceStop`]: serviceStopHandler(deps.services),
+          [`${M}ServiceRestart`]: serviceRestartHandler(deps.services),
+        }
+      : {}),
+    ...(deps.logs
+      ? { [`${M}Logs`]: logsHandler(deps.logs), [`${M}LogsContainers`]: logsContainersHandler(deps.logs) }
+      : {}),
+    ...(deps.power
+      ? {
+          [`${M}Reboot`]: rebootHandler(deps.power, newActorId),
+          [`${M}Shutdown`]: shutdownHandler(deps.power, newActorId),
+        }
+      : {}),
+    [`${M}Reset`]: resetHandler(),
+    ...(deps.clients
+      ? { [`${M}GenerateClientConfiguration`]: generateClientConfigurationHandler(deps.clients) }
+      : {}),
+    '/cluster.ClusterService/HealthCheck': clusterHealthCheckHandler,
+  };
+}

@@ -1,0 +1,33 @@
+// Entry of container mode: `--state-dir DIR [--api-address HOST:PORT] [--config FILE]`.
+import { parseArgs } from 'node:util';
+import { DEFAULT_CONTAINER_API_ADDRESS, runContainerNode } from './container.js';
+
+const { values } = parseArgs({
+  options: {
+    'state-dir': { type: 'string' },
+    'api-address': { type: 'string', default: DEFAULT_CONTAINER_API_ADDRESS },
+    config: { type: 'string' },
+  },
+  strict: true,
+});
+const stateDir = values['state-dir'];
+if (!stateDir) {
+  process.stderr.write('usage: container-entry --state-dir DIR [--api-address HOST:PORT] [--config FILE]\n');
+  process.exit(2);
+}
+
+runContainerNode({
+  stateDir,
+  apiAddress: values['api-address'] ?? DEFAULT_CONTAINER_API_ADDRESS,
+  ...(values.config ? { configPath: values.config } : {}),
+}).then(
+  (action) => {
+    process.stdout.write(`[machined] ${action}: container node stopped\n`, () => process.exit(0));
+  },
+  (e: unknown) => {
+    process.stderr.write(
+      `[machined] container node failed: ${e instanceof Error ? (e.stack ?? e.message) : String(e)}\n`,
+    );
+    process.exit(1);
+  },
+);

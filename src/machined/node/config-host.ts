@@ -1,0 +1,108 @@
+// The node side of ApplyConfiguration: the active config, its resource, the file on the state directory,
+// try-mode rollback (to the config active before the try), and the moment a maintenance-mode node receives its first config.
+import { CONFIG_NAMESPACE, MACHINE_CONFIG_ID, MachineConfig } from '../../../resources/config/index.js';
+import type { ApplyEffect, ConfigHost } from '../../api/machine-stateful/index.js';
+import { type Config, encode } from '../../config/index.js';
+import type { State } from '../../cosi/state/state.js';
+import { persistConfig } from './config-store.js';
+
+export const CONFIG_OWNER = 'machined.ConfigHost';
+
+export interface NodeConfigHostOptions {
+  readonly state: State;
+  readonly stateDir: string;
+  readonly validationMode: 'container' | 'metal';
+  /** the config acquired at boot, if any */
+  readonly initial?: Config;
+  /** a change that needs a reboot asks for one here */
+  readonly reboot: (actorId: string) => void;
+  readonly log: (line: string) => void;
+}
+
+export interface NodeConfigHost extends ConfigHost {
+  /** resolves with the first config a maintenance-mode node receives */
+  readonly received: Promise<Config>;
+  /** activate writes the MachineConfig resource every controller watches */
+  activate(cfg: Config): Promise<void>;
+  /** close cancels a pending try-mode rollback */
+  close(): void;
+}
+
+export function nodeConfigHost(opts: NodeConfigHostOptions): NodeConfigHost {
+  const { state, stateDir, log } = opts;
+  let active = opts.initial;
+  let rollback: NodeJS.Timeout | undefined;
+  let rollbackTo: Config | undefined;
+  let receive!: (cfg: Config) => void;
+  const received = new Promise<Config>((r) => {
+    receive = r;
+  });
+
+  const activate = async (cfg: Config) => {
+    active = cfg;
+    await state.modify(
+      MachineConfig.new(CONFIG_NAMESPACE, MACHINE_CONFIG_ID, cfg),
+      (r) => {
+        r.spec = cfg;
+      },
+      { owner: CONFIG_OWNER },
+    );
+  };
+  const cancelRollback = () => {
+    clearTimeout(rollback);
+    rollback = undefined;
+    rollbackTo = undefined;
+  };
+
+  return {
+    validationMode: opts.validationMode,
+    maintenance: () => active === undefined,
+    active: () => active,
+    received,
+    activate,
+    close: cancelRollback,
+    async apply(cfg: Config, effect: ApplyEffect, { actorId, tryTimeoutMs }) {
+      const first = active === undefined;
+      if (effect !== 'try') cancelRollback(); // any other apply ends a pending try, as upstream
+      switch (effect) {
+        case 'staged':
+          persistConfig(stateDir, encode(cfg));
+          log('config: staged for the next boot');
+          return;
+        case 'reboot':
+          persistConfig(stateDir, encode(cfg));
+          log('config: applied, rebooting to take effect');
+          opts.reboot(actorId);
+          return;
+        case 'try': {
+          // revert to what was active before the first pending try, not to a config staged since
+          const before = rollbackTo ?? active;
+          await activate(cfg);
+          log(`config: trying the new config for ${tryTimeoutMs} ms`);
+          clearTimeout(rollback);
+          rollbackTo = before;
+          rollback = setTimeout(() => {
+            const back = rollbackTo;
+            cancelRollback();
+            if (!back) return;
+            log('config: try timed out, rolling back');
+            activate(back).catch((e: unknown) => log(`config: rollback failed: ${(e as Error).message}`));
+          }, tryTimeoutMs);
+          return;
+        }
+        case 'no-reboot':
+          persistConfig(stateDir, encode(cfg));
+          if (first) {
+            // the boot path activates it once maintenance mode has ended
+            active = cfg;
+            log('config: received in maintenance mode');
+            receive(cfg);
+            return;
+          }
+          await activate(cfg);
+          log('config: applied without a reboot');
+          return;
+      }
+    },
+  };
+}

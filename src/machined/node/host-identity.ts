@@ -1,0 +1,48 @@
+// In container mode no network controller runs (it would reconfigure the host): the node's name and
+// addresses are the host's, read once, so the certificate controllers have their inputs.
+import { hostname, networkInterfaces } from 'node:os';
+import {
+  filteredNodeAddressID,
+  HOSTNAME_ID,
+  HostnameStatus,
+  NETWORK_NAMESPACE,
+  NODE_ADDRESS_ACCUMULATIVE_ID,
+  NODE_ADDRESS_FILTER_NO_K8S,
+  NodeAddress,
+} from '../../../resources/network/index.js';
+import type { State } from '../../cosi/state/state.js';
+
+export const HOST_IDENTITY_OWNER = 'container.HostIdentity';
+
+/** hostAddresses lists the host's addresses as prefixes, loopback included (the API is reached on it). */
+export function hostAddresses(): string[] {
+  const out: string[] = [];
+  for (const list of Object.values(networkInterfaces()))
+    for (const a of list ?? [])
+      if (!a.address.startsWith('fe80')) out.push(a.cidr ?? `${a.address}/${a.family === 'IPv4' ? 32 : 128}`);
+  return [...new Set(out)];
+}
+
+/** publishHostIdentity writes HostnameStatus and the address set the certificates are named after. */
+export async function publishHostIdentity(state: State): Promise<void> {
+  const [host, ...domain] = hostname().split('.');
+  await state.modify(
+    HostnameStatus.new(NETWORK_NAMESPACE, HOSTNAME_ID),
+    (r) => {
+      r.spec = { hostname: host ?? 'keel', domainname: domain.join('.') };
+    },
+    { owner: HOST_IDENTITY_OWNER },
+  );
+  const addresses = hostAddresses();
+  for (const id of [
+    NODE_ADDRESS_ACCUMULATIVE_ID,
+    filteredNodeAddressID(NODE_ADDRESS_ACCUMULATIVE_ID, NODE_ADDRESS_FILTER_NO_K8S),
+  ])
+    await state.modify(
+      NodeAddress.new(NETWORK_NAMESPACE, id),
+      (r) => {
+        r.spec = { addresses };
+      },
+      { owner: HOST_IDENTITY_OWNER },
+    );
+}

@@ -1,0 +1,197 @@
+// startNode: machined plus everything that exists around it — the COSI runtime with the controllers that
+// are safe here, config acquisition (state directory, else maintenance mode), the API (maintenance with a
+// throw-away certificate, then mutual TLS through the apid service), and the Initialize/Boot sequences.
+import { randomUUID } from 'node:crypto';
+import { CONFIG_CONTROLLERS } from '../../../controllers/config/index.js';
+import { secretsControllers } from '../../../controllers/secrets/index.js';
+import { serviceController } from '../../../controllers/v1alpha1/service.js';
+import { CONFIG_NAMESPACE, registerConfigResources } from '../../../resources/config/index.js';
+import { NETWORK_NAMESPACE, registerNetworkResources } from '../../../resources/network/index.js';
+import { BOOT_ID_ID, BootID, RUNTIME_NAMESPACE } from '../../../resources/runtime/index.js';
+import { registerSecretsResources, SECRETS_NAMESPACE } from '../../../resources/secrets/index.js';
+import { registerV1Alpha1Resources } from '../../../resources/v1alpha1/index.js';
+import type { HandlerMap } from '../../api/handlers.js';
+import { systemInfoHandlers } from '../../api/machine/index.js';
+import { parseConfig, type StatefulDeps, statefulHandlers } from '../../api/machine-stateful/index.js';
+import { type ApiServer, startApiServer } from '../../api/server.js';
+import type { VersionInfo } from '../../api/version.js';
+import type { Config } from '../../config/index.js';
+import { registerNamespace } from '../../cosi/resource/meta/index.js';
+import { EventBus, newXidSource } from '../events/index.js';
+import { LoggingManager, MACHINED_LOG, machinedLogger } from '../logging/index.js';
+import { MACHINED_OWNER, type Machined, startMachined } from '../main.js';
+import type { PowerAction } from '../power-action.js';
+import { defaultSequences, Sequencer } from '../sequencer/index.js';
+import { Supervisor } from '../services/index.js';
+import { apidService } from './apid-service.js';
+import { clientIssuer } from './client-issuer.js';
+import { nodeConfigHost } from './config-host.js';
+import { persistConfig, readPersistedConfig } from './config-store.js';
+import { publishHostIdentity } from './host-identity.js';
+
+export type NodeMode = 'container' | 'pid1';
+
+export interface NodeOptions {
+  readonly mode: NodeMode;
+  /** where `config.yaml` lives (the STATE partition on a real node) */
+  readonly stateDir: string;
+  /** `host:port`; default 127.0.0.1:50000 in container mode, 0.0.0.0:50000 as PID 1 */
+  readonly apiAddress?: string;
+  /** config text to store when the state directory has none yet */
+  readonly preloadConfig?: string;
+  /** the console: maintenance hints and machined's log lines */
+  readonly console?: (line: string) => void;
+  readonly version?: VersionInfo;
+}
+
+export interface Node {
+  readonly machined: Machined;
+  readonly bootId: string;
+  /** resolves with the power action once the node has shut down (never as PID 1) */
+  readonly done: Promise<PowerAction>;
+}
+
+const stdoutConsole = (line: string) => {
+  process.stdout.write(`${line}\n`);
+};
+
+export async function startNode(opts: NodeOptions): Promise<Node> {
+  const out = opts.console ?? stdoutConsole;
+  const container = opts.mode === 'container';
+  let address = opts.apiAddress ?? (container ? '127.0.0.1:50000' : '0.0.0.0:50000');
+  const logs = new LoggingManager();
+  const mlog = machinedLogger(logs.serviceLog(MACHINED_LOG), { mirror: out, prefix: '[machined]' });
+  const machined = await startMachined({ pid1: !container, cgroups: !container, log: mlog.line });
+  const { state, runtime } = machined;
+
+  // container mode shares the host kernel's boot id; a fresh one per run lets a reboot be told apart
+  const bootId = container ? randomUUID() : machined.bootId;
+  if (container)
+    await state.modify(
+      BootID.new(RUNTIME_NAMESPACE, BOOT_ID_ID),
+      (r) => {
+        r.spec.bootID = bootId;
+      },
+      { owner: MACHINED_OWNER },
+    );
+
+  await registerNamespace(state, CONFIG_NAMESPACE, 'Talos node configuration.');
+  await registerNamespace(state, SECRETS_NAMESPACE, 'Resources with secret material.');
+  await registerNamespace(state, NETWORK_NAMESPACE, 'Networking resources.');
+  await registerConfigResources(state);
+  await registerSecretsResources(state);
+  await registerNetworkResources(state);
+  await registerV1Alpha1Resources(state);
+
+  const events = new EventBus();
+  const xids = newXidSource();
+  const supervisor = new Supervisor({ events, logs, log: mlog.line });
+  const sequencer = new Sequencer({
+    events,
+    sequences: defaultSequences({ services: supervisor }),
+    log: mlog.line,
+  });
+
+  for (const c of CONFIG_CONTROLLERS) runtime.register(c);
+  for (const c of secretsControllers()) runtime.register(c);
+  runtime.register(serviceController(events));
+  // no network controller runs yet: the host's name and addresses stand in for the node's
+  await publishHostIdentity(state);
+
+  const power = (action: PowerAction, sequence: 'reboot' | 'shutdown') => (actorId: string) => {
+    void sequencer
+      .run(sequence, { actorId, force: true })
+      .catch((e: unknown) => mlog.error(`${sequence} sequence failed: ${(e as Error).message}`))
+      .then(() => machined.shutdown(action));
+  };
+  const powerHost = { reboot: power('reboot', 'reboot'), shutdown: power('poweroff', 'shutdown') };
+
+  const initial = acquireConfig(opts, mlog.line);
+  const host = nodeConfigHost({
+    state,
+    stateDir: opts.stateDir,
+    validationMode: container ? 'container' : 'metal',
+    ...(initial ? { initial } : {}),
+    reboot: powerHost.reboot,
+    log: mlog.line,
+  });
+  const deps: StatefulDeps = {
+    config: host,
+    events: { watch: (o) => events.watch(o), newId: () => xids.next(Date.now()) },
+    services: supervisor,
+    logs,
+    power: powerHost,
+    clients: clientIssuer(host, () => [address.slice(0, address.lastIndexOf(':'))]),
+  };
+  const handlers: HandlerMap = {
+    ...systemInfoHandlers({ dependencyGraph: () => runtime.dependencyGraph() }),
+    ...statefulHandlers(deps),
+  };
+  supervisor.load(
+    apidService({
+      state,
+      address: () => address,
+      handlers,
+      ...(opts.version ? { version: opts.version } : {}),
+      onListening: (a) => out(`[machined] api: serving with mutual TLS on ${a}`),
+    }),
+  );
+
+  let maintenanceServer: ApiServer | undefined;
+  machined.addShutdownHook({
+    name: 'stopServices',
+    run: async () => {
+      host.close();
+      await maintenanceServer?.close({ signal: AbortSignal.timeout(5_000) });
+      await supervisor.stopAll({});
+    },
+  });
+
+  const boot = async () => {
+    await sequencer.run('initialize');
+    let cfg = host.active();
+    if (!cfg) {
+      await machined.setStage('maintenance');
+      maintenanceServer = await startApiServer({
+        address,
+        mode: 'maintenance',
+        state,
+        handlers,
+        ...(opts.version ? { version: opts.version } : {}),
+      });
+      address = maintenanceServer.address;
+      for (const line of maintenanceServer.consoleLines ?? []) out(`[machined] ${line}`);
+      cfg = await host.received;
+      await maintenanceServer.close({ signal: AbortSignal.timeout(5_000) });
+      maintenanceServer = undefined;
+      out('[machined] maintenance mode: configuration received, leaving maintenance mode');
+      await machined.setStage('booting');
+    }
+    await host.activate(cfg);
+    await sequencer.run('boot');
+    await machined.setStage('running', { ready: true });
+    mlog.info(`node running: ${supervisor.list().length} service(s)`);
+  };
+  void boot().catch((e: unknown) => {
+    if (supervisor.denied) return; // a shutdown overtook the boot
+    mlog.error(`boot failed: ${(e as Error).message}`);
+    void machined.shutdown(container ? 'poweroff' : 'reboot');
+  });
+  return { machined, bootId, done: machined.done };
+}
+
+/** acquireConfig reads the state directory's config (storing a preload first); an invalid one means maintenance. */
+function acquireConfig(opts: NodeOptions, log: (line: string) => void): Config | undefined {
+  let text = readPersistedConfig(opts.stateDir);
+  if (text === undefined && opts.preloadConfig !== undefined) {
+    persistConfig(opts.stateDir, opts.preloadConfig);
+    text = opts.preloadConfig;
+  }
+  if (text === undefined) return undefined;
+  try {
+    return parseConfig(Buffer.from(text), opts.mode === 'container' ? 'container' : 'metal').cfg;
+  } catch (e) {
+    log(`config: the stored configuration is not valid, entering maintenance mode: ${(e as Error).message}`);
+    return undefined;
+  }
+}
