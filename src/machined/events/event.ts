@@ -54,7 +54,23 @@ export interface RestartEvent {
   readonly cmd: number;
 }
 
-export type MachineEventPayload = SequenceEvent | PhaseEvent | TaskEvent | ServiceStateEvent | RestartEvent;
+/** MachineStatusEvent reports the machine's stage and readiness (stage names as MachineStatus holds them). */
+export interface MachineStatusEvent {
+  readonly type: 'machine.MachineStatusEvent';
+  readonly stage: string;
+  readonly status: {
+    readonly ready: boolean;
+    readonly unmetConditions: readonly { readonly name: string; readonly reason: string }[];
+  };
+}
+
+export type MachineEventPayload =
+  | SequenceEvent
+  | PhaseEvent
+  | TaskEvent
+  | ServiceStateEvent
+  | RestartEvent
+  | MachineStatusEvent;
 
 /** MachineEvent is one published payload with the id (an xid) and actor the Events API reports. */
 export interface MachineEvent<P extends MachineEventPayload = MachineEventPayload> {

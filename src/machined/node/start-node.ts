@@ -28,6 +28,7 @@ import { clientIssuer } from './client-issuer.js';
 import { nodeConfigHost } from './config-host.js';
 import { persistConfig, readPersistedConfig } from './config-store.js';
 import { publishHostIdentity } from './host-identity.js';
+import { publishMachineStatus } from './status-publisher.js';
 
 export type NodeMode = 'container' | 'pid1';
 
@@ -95,6 +96,9 @@ export async function startNode(opts: NodeOptions): Promise<Node> {
   for (const c of CONFIG_CONTROLLERS) runtime.register(c);
   for (const c of secretsControllers()) runtime.register(c);
   runtime.register(serviceController(events));
+  const stopPublishing = new AbortController();
+  await publishMachineStatus(state, events, stopPublishing.signal);
+  machined.addShutdownHook({ name: 'stopStatusEvents', run: async () => stopPublishing.abort() });
   // no network controller runs yet: the host's name and addresses stand in for the node's
   await publishHostIdentity(state);
 

@@ -154,6 +154,9 @@ describe('container node', () => {
       evs.some((e) => typeUrlOf(e) === 'talos/runtime/machine.SequenceEvent'),
     );
     expect(typeUrlOf(history[0]!)).toBe('');
+    // the stage reached (running, ready) travels as a MachineStatusEvent: reboot --wait ends on it
+    const status = await takeEvents(machine, { tail_events: -1 }, (evs) => evs.some(isRunningAndReady));
+    expect(status.some(isRunningAndReady)).toBe(true);
     expect(history.every((e) => typeof e.id === 'string' && (e.id as string).length === 20)).toBe(true);
 
     // follow live events, then shut down: the tracker waits for stopAllServices under its actor id
@@ -221,6 +224,16 @@ describe('container node power and preload', () => {
 });
 
 const typeUrlOf = (e: Reply) => String((e.data as Reply | undefined)?.type_url ?? '');
+
+/** isRunningAndReady reads machine.MachineStatusEvent{stage=1 RUNNING(4), status=2{ready=1 true}}. */
+const isRunningAndReady = (e: Reply): boolean => {
+  if (typeUrlOf(e) !== 'talos/runtime/machine.MachineStatusEvent') return false;
+  const value = Buffer.from((e.data as { value: Uint8Array }).value);
+  return (
+    value.subarray(0, 2).equals(Buffer.from([0x08, 0x04])) &&
+    value.includes(Buffer.from([0x12, 0x02, 0x08, 0x01]))
+  );
+};
 
 /** takeEvents reads Events until `done` holds for what arrived, then cancels the stream. */
 function takeEvents(c: Client, req: object, done: (evs: Reply[]) => boolean): Promise<Reply[]> {
