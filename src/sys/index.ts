@@ -1,5 +1,6 @@
 // src/sys: thin, typed OS bindings — one file per syscall family, errno turned into SysError.
 // No policy lives here: only mechanisms that machined and the controllers compose.
+export * from './capabilities.js';
 export * from './chroot.js';
 export * from './errno.js';
 export * from './exec.js';

@@ -1,6 +1,7 @@
 // machined/services: the services supervisor — definitions, states, restart policies and backoff, health
 // checks, dependency order, and runners (process, in-process; containerd as an interface only).
 export * from './backoff.js';
+export * from './cap-launcher.js';
 export * from './cgroup.js';
 export * from './condition.js';
 export * from './containerd-runner.js';

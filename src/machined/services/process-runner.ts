@@ -1,5 +1,6 @@
 // processRunner: a service as a child process with its own cgroup, environment, uid/gid and captured output.
 import { type ChildProcess, spawn as nodeSpawn, type SpawnOptions } from 'node:child_process';
+import { defaultCapabilityLauncher } from './cap-launcher.js';
 import type { CgroupPlacer } from './cgroup.js';
 import { ServiceError } from './errors.js';
 import { failure, type Runner, type RunnerContext, type RunOutcome } from './runner.js';
@@ -9,8 +10,8 @@ export type SpawnFn = (file: string, args: readonly string[], opts: SpawnOptions
 
 /**
  * CapabilityLauncher rewrites argv so the program starts with the named capabilities dropped (e.g.
- * by prefixing a small launcher). Node cannot drop capabilities of a child by itself; until such a
- * launcher is plugged in, a service that asks for dropped capabilities is refused, never run with them.
+ * by prefixing a small launcher). Node cannot drop capabilities of a child by itself, so by default
+ * the program is started through the capability launcher (cap-launcher.ts), which drops them and execs it.
  */
 export type CapabilityLauncher = (argv: readonly string[], drop: readonly string[]) => readonly string[];
 
@@ -24,8 +25,9 @@ export interface ProcessRunnerOptions {
   readonly gid?: number;
   /** the cgroup (relative to the hierarchy root) and the placer that moves the child into it */
   readonly cgroup?: { readonly path: string; readonly placer: CgroupPlacer };
-  /** capability names (CAP_SYS_ADMIN …) to drop; needs `capabilityLauncher` */
+  /** capability names (CAP_SYS_ADMIN …) to drop, through `capabilityLauncher` */
   readonly dropCapabilities?: readonly string[];
+  /** default: defaultCapabilityLauncher */
   readonly capabilityLauncher?: CapabilityLauncher;
   /** SIGTERM, then SIGKILL after this long; default 10 s, as upstream */
   readonly gracefulShutdownTimeoutMs?: number;
@@ -50,14 +52,12 @@ async function runProcess(name: string, opts: ProcessRunnerOptions, ctx: RunnerC
   if (argv.length === 0) return failure(new ServiceError('spawn-failed', `${name}: no program given`));
   const drop = opts.dropCapabilities ?? [];
   if (drop.length > 0) {
-    if (!opts.capabilityLauncher)
-      return failure(
-        new ServiceError(
-          'unsupported',
-          `${name}: dropping capabilities needs a capability launcher; none is set`,
-        ),
-      );
-    argv = opts.capabilityLauncher(argv, drop);
+    try {
+      argv = (opts.capabilityLauncher ?? defaultCapabilityLauncher)(argv, drop);
+    } catch (cause) {
+      const why = cause instanceof Error ? cause.message : String(cause);
+      return failure(new ServiceError('spawn-failed', `${name}: ${why}`, { cause }));
+    }
   }
   if (ctx.signal.aborted) return { type: 'stopped' };
   const spawn = opts.spawn ?? nodeSpawn;

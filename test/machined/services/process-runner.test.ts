@@ -107,10 +107,23 @@ describe('processRunner', () => {
     expect(out.type === 'failure' && (out.error as ServiceError).code).toBe('spawn-failed');
   });
 
-  it('refuses to run a service that asks for dropped capabilities when no launcher is set', async () => {
+  it('drops capabilities through the default launcher when none is set (needs root)', async () => {
+    expect(process.getuid?.(), 'this test needs root (CAP_SETPCAP) to drop capabilities').toBe(0);
+    const r = run({
+      args: ['/bin/grep', '^CapBnd:', '/proc/self/status'],
+      dropCapabilities: ['CAP_SYS_ADMIN'],
+    });
+    expect(await r.outcome).toEqual({ type: 'success' });
+    const bnd = BigInt(`0x${/^CapBnd:\s*([0-9a-f]+)$/m.exec(r.log.slice().toString())![1]}`);
+    expect(bnd & (1n << 21n)).toBe(0n); // CAP_SYS_ADMIN
+    expect(bnd & 1n).toBe(1n); // CAP_CHOWN kept
+  });
+
+  it('refuses an unknown capability name without spawning, naming it', async () => {
     const before = kids.children.length;
-    const out = await run({ args: ['/bin/true'], dropCapabilities: ['CAP_SYS_ADMIN'] }).outcome;
-    expect(out.type === 'failure' && (out.error as ServiceError).code).toBe('unsupported');
+    const out = await run({ args: ['/bin/true'], dropCapabilities: ['CAP_SYS_ADMIN', 'CAP_FLY'] }).outcome;
+    expect(out.type === 'failure' && (out.error as ServiceError).code).toBe('spawn-failed');
+    expect(out.type === 'failure' && out.error.message).toMatch(/unknown capability "CAP_FLY"$/);
     expect(kids.children.length).toBe(before);
   });
 
