@@ -1,4 +1,5 @@
 // keelctl: Keel's command-line client: config generation and validation offline, the node API online.
+
 import { pathToFileURL } from 'node:url';
 import { ConfigErrors } from '../config/index.js';
 import { ResolveTypeError } from '../cosi/resource/meta/index.js';
@@ -27,6 +28,7 @@ import { runShutdown, shutdownUsage } from './commands/shutdown.js';
 import { runValidate, validateUsage } from './commands/validate.js';
 import { runVersion, versionUsage } from './commands/version.js';
 import { consoleOutput, type Output } from './io.js';
+import { moveLeadingFlags } from './leading-flags.js';
 import { quietSNIWarning } from './quiet-warnings.js';
 
 const usage = `usage:\n${[
@@ -94,6 +96,7 @@ export async function main(
   io: Output = consoleOutput,
   signal: AbortSignal = new AbortController().signal,
 ): Promise<number> {
+  argv = moveLeadingFlags(argv);
   const [cmd, sub, ...rest] = argv;
   try {
     const command = cmd === undefined ? undefined : online[cmd];
