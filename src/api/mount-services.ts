@@ -59,6 +59,8 @@ export interface ServicesMount {
   readonly closing: AbortSignal;
 }
 
+const NEVER = new AbortController().signal;
+
 /** implementationFor builds the grpc-js handler of one method. */
 function implementationFor(def: MethodDefinition<object, object>, m: ServicesMount): UntypedHandleCall {
   const method = def.path;
@@ -67,7 +69,8 @@ function implementationFor(def: MethodDefinition<object, object>, m: ServicesMou
 
   if (!def.requestStream && !def.responseStream)
     return ((call, callback) => {
-      const scope = callScope(call, m.closing);
+      // a unary call ends by itself: a closing server lets it finish (the drain is bounded by close)
+      const scope = callScope(call, NEVER);
       Promise.resolve()
         .then(() => {
           const admitted = gate.admit(method, call);

@@ -145,18 +145,23 @@ export async function startApiServer(opts: StartApiServerOptions): Promise<ApiSe
   let closed: Promise<void> | undefined;
   const shutDown = (signal: AbortSignal | undefined) =>
     new Promise<void>((resolve) => {
-      forwarder?.close();
       // Open streams (watches, follows) never end by themselves: end them so the drain can finish.
+      // Unary calls in flight (a Shutdown's own reply, possibly forwarded) finish during the drain,
+      // so the forwarder closes only after it.
       closing.abort(new ApiError('unavailable', 'api server shutting down'));
+      const finish = () => {
+        forwarder?.close();
+        resolve();
+      };
       const force = () => {
         server.forceShutdown();
-        resolve();
+        finish();
       };
       if (signal?.aborted) return force();
       signal?.addEventListener('abort', force, { once: true });
       server.tryShutdown(() => {
         signal?.removeEventListener('abort', force);
-        resolve();
+        finish();
       });
     });
 

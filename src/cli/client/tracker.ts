@@ -135,8 +135,9 @@ export async function trackNode(
       if (!done && opts.goal === 'services-stopped' && seenActor) done = true; // the node went down
     } catch (e) {
       if (signal.aborted) throw timeoutOrAbort(node, opts.signal);
+      // once the shutdown has begun, losing the stream in any way (the API itself stops) is where it ends
+      if (opts.goal === 'services-stopped' && seenActor) break;
       if (!isDown(e)) throw fromRPC(e, node);
-      if (opts.goal === 'services-stopped' && seenActor) break; // down is where a shutdown ends
       seenActor = true; // after a reboot the history is the new boot's: its first "ready" counts
       actor = '';
     }
