@@ -1,4 +1,5 @@
-// Finding, reading and writing the client config (talosconfig): flag, then $TALOSCONFIG, then ~/.talos/config.
+// Finding, reading and writing the client config (talosconfig): flag, then $KEELCONFIG or $TALOSCONFIG,
+// then keelctl's own ~/.keel/config when it exists, then talosctl's ~/.talos/config.
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -11,13 +12,24 @@ import {
 import { ClientError } from './errors.js';
 
 export const TALOSCONFIG_ENV = 'TALOSCONFIG';
+/** keelctl's own variable; it wins over $TALOSCONFIG so both tools can point at different files */
+export const KEELCONFIG_ENV = 'KEELCONFIG';
 
-/** talosconfigPath picks the file as talosctl does: the flag wins, then the environment, then the home default. */
-export function talosconfigPath(flag: string | undefined, env: NodeJS.ProcessEnv = process.env): string {
+/**
+ * talosconfigPath picks the file as talosctl does (the flag wins, then the environment, then the home
+ * default), with keelctl's own $KEELCONFIG and ~/.keel/config taking precedence over talosctl's.
+ */
+export function talosconfigPath(
+  flag: string | undefined,
+  env: NodeJS.ProcessEnv = process.env,
+  exists: (path: string) => boolean = existsSync,
+): string {
   if (flag) return flag;
-  const fromEnv = env[TALOSCONFIG_ENV];
+  const fromEnv = env[KEELCONFIG_ENV] || env[TALOSCONFIG_ENV];
   if (fromEnv) return fromEnv;
-  return join(env.HOME || homedir(), '.talos', 'config');
+  const home = env.HOME || homedir();
+  const own = join(home, '.keel', 'config');
+  return exists(own) ? own : join(home, '.talos', 'config');
 }
 
 /** readTalosconfig decodes the file; a missing or broken file is a config error naming the path. */
