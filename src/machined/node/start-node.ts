@@ -18,7 +18,7 @@ import type { VersionInfo } from '../../api/version.js';
 import type { Config } from '../../config/index.js';
 import { registerNamespace } from '../../cosi/resource/meta/index.js';
 import { EventBus, newXidSource } from '../events/index.js';
-import { LoggingManager, MACHINED_LOG, machinedLogger } from '../logging/index.js';
+import { KERNEL_LOG, LoggingManager, MACHINED_LOG, machinedLogger } from '../logging/index.js';
 import { MACHINED_OWNER, type Machined, startMachined } from '../main.js';
 import type { PowerAction } from '../power-action.js';
 import { defaultSequences, Sequencer } from '../sequencer/index.js';
@@ -28,6 +28,7 @@ import { clientIssuer } from './client-issuer.js';
 import { nodeConfigHost } from './config-host.js';
 import { persistConfig, readPersistedConfig } from './config-store.js';
 import { publishHostIdentity } from './host-identity.js';
+import { pumpKernelLog } from './kernel-log.js';
 import { publishMachineStatus } from './status-publisher.js';
 
 export type NodeMode = 'container' | 'pid1';
@@ -96,9 +97,11 @@ export async function startNode(opts: NodeOptions): Promise<Node> {
   for (const c of CONFIG_CONTROLLERS) runtime.register(c);
   for (const c of secretsControllers()) runtime.register(c);
   runtime.register(serviceController(events));
-  const stopPublishing = new AbortController();
-  await publishMachineStatus(state, events, stopPublishing.signal);
-  machined.addShutdownHook({ name: 'stopStatusEvents', run: async () => stopPublishing.abort() });
+  // feeds that run for the node's life: status changes onto the bus, the kernel log into its ring
+  const stopFeeds = new AbortController();
+  await publishMachineStatus(state, events, stopFeeds.signal);
+  pumpKernelLog(logs.serviceLog(KERNEL_LOG), stopFeeds.signal, mlog.line);
+  machined.addShutdownHook({ name: 'stopFeeds', run: async () => stopFeeds.abort() });
   // no network controller runs yet: the host's name and addresses stand in for the node's
   await publishHostIdentity(state);
 

@@ -35,7 +35,11 @@ const client = (service: string, address: string, creds = insecure()) => {
   return c;
 };
 
+/** written to the kernel log before any node starts, to be found in the node's `kernel` ring */
+const KMSG_MARKER = `keel-container-test-${process.pid}-${Date.now()}`;
+
 beforeAll(async () => {
+  writeFileSync('/dev/kmsg', `${KMSG_MARKER}\n`);
   bundle = await mintSecrets();
   controlplane = generateConfigs({
     clusterName: 'keel-test',
@@ -106,6 +110,14 @@ describe('container node', () => {
     const logs = await callStream(machine, 'Logs', { namespace: 'system', id: 'machined', tail_lines: 50 });
     const text = Buffer.concat(logs.map((d) => d.bytes as Buffer)).toString();
     expect(text).toContain('node running');
+
+    // the kernel log has its own ring: the marker written before the node started is in it
+    const kernel = await callStream(machine, 'Logs', {
+      namespace: 'system',
+      id: 'kernel',
+      tail_lines: 1_000_000,
+    });
+    expect(Buffer.concat(kernel.map((d) => d.bytes as Buffer)).toString()).toContain(KMSG_MARKER);
 
     const containers = await callUnary(machine, 'LogsContainers', {});
     expect((containers.messages as Reply[])[0]!.ids).toEqual(expect.arrayContaining(['apid', 'machined']));
