@@ -29,6 +29,7 @@ import { nodeConfigHost } from './config-host.js';
 import { persistConfig, readPersistedConfig } from './config-store.js';
 import { publishHostIdentity } from './host-identity.js';
 import { pumpKernelLog } from './kernel-log.js';
+import { serviceConditions } from './readiness.js';
 import { publishMachineStatus } from './status-publisher.js';
 
 export type NodeMode = 'container' | 'pid1';
@@ -176,7 +177,17 @@ export async function startNode(opts: NodeOptions): Promise<Node> {
     }
     await host.activate(cfg);
     await sequencer.run('boot');
-    await machined.setStage('running', { ready: true });
+    // from now on readiness follows the services: every state change re-judges it
+    const judge = () => {
+      const unmetConditions = serviceConditions(supervisor.list());
+      return machined.setStage('running', { ready: unmetConditions.length === 0, unmetConditions });
+    };
+    await judge();
+    void (async () => {
+      for await (const ev of events.watch({ signal: stopFeeds.signal })) {
+        if (ev.payload.type === 'machine.ServiceStateEvent' && !supervisor.denied) await judge();
+      }
+    })().catch((e: unknown) => mlog.error(`readiness: ${(e as Error).message}`));
     mlog.info(`node running: ${supervisor.list().length} service(s)`);
   };
   void boot().catch((e: unknown) => {
