@@ -2,6 +2,7 @@
 // No policy lives here: only mechanisms that machined and the controllers compose.
 export * from './capabilities.js';
 export * from './chroot.js';
+export * from './credentials.js';
 export * from './errno.js';
 export * from './exec.js';
 export * from './fcntl.js';

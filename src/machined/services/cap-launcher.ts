@@ -5,6 +5,7 @@ import { createRequire } from 'node:module';
 import { extname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { capabilityNumbers, dropCapabilities, setNoNewPrivs } from '../../sys/capabilities.js';
+import { switchIdentity } from '../../sys/credentials.js';
 import { execve } from '../../sys/exec.js';
 import type { CapabilityLauncher } from './process-runner.js';
 
@@ -14,6 +15,9 @@ export interface LaunchPlan {
   readonly drop: readonly string[];
   /** set no_new_privs before the exec */
   readonly noNewPrivs?: boolean;
+  /** switch to these ids after dropping (the drop needs privileges the switch gives up) */
+  readonly uid?: number;
+  readonly gid?: number;
 }
 
 export interface CapLauncherOptions {
@@ -33,10 +37,10 @@ export interface CapLauncherOptions {
  */
 export function capLauncher(opts: CapLauncherOptions = {}): CapabilityLauncher {
   let command = opts.command;
-  return (argv, drop) => {
+  return (argv, drop, ids = {}) => {
     capabilityNumbers(drop);
     command ??= defaultCommand();
-    const plan: LaunchPlan = { drop: [...drop], ...(opts.noNewPrivs ? { noNewPrivs: true } : {}) };
+    const plan: LaunchPlan = { drop: [...drop], ...(opts.noNewPrivs ? { noNewPrivs: true } : {}), ...ids };
     return [...command, JSON.stringify(plan), '--', ...argv];
   };
 }
@@ -66,6 +70,11 @@ export function parseLaunchArgs(args: readonly string[]): { plan: LaunchPlan; ar
   }
   if (!Array.isArray(plan.drop) || !plan.drop.every((d) => typeof d === 'string'))
     throw new Error('cap-launcher: plan.drop must be a list of capability names');
+  for (const k of ['uid', 'gid'] as const) {
+    const v = plan[k];
+    if (v !== undefined && !(Number.isSafeInteger(v) && v >= 0))
+      throw new Error(`cap-launcher: plan.${k} must be a non-negative integer, got ${JSON.stringify(v)}`);
+  }
   return { plan, argv };
 }
 
@@ -92,6 +101,10 @@ export function launch(args: readonly string[]): never {
   const { plan, argv } = parseLaunchArgs(args);
   const file = findProgram(argv[0]!);
   dropCapabilities(capabilityNumbers(plan.drop));
+  switchIdentity({
+    ...(plan.uid !== undefined ? { uid: plan.uid } : {}),
+    ...(plan.gid !== undefined ? { gid: plan.gid } : {}),
+  });
   if (plan.noNewPrivs) setNoNewPrivs();
   return execve(file, argv);
 }

@@ -13,7 +13,12 @@ export type SpawnFn = (file: string, args: readonly string[], opts: SpawnOptions
  * by prefixing a small launcher). Node cannot drop capabilities of a child by itself, so by default
  * the program is started through the capability launcher (cap-launcher.ts), which drops them and execs it.
  */
-export type CapabilityLauncher = (argv: readonly string[], drop: readonly string[]) => readonly string[];
+/** CapabilityLauncher rewrites argv so the child drops `drop`, then (if given) switches to the ids, then execs. */
+export type CapabilityLauncher = (
+  argv: readonly string[],
+  drop: readonly string[],
+  ids?: { readonly uid?: number; readonly gid?: number },
+) => readonly string[];
 
 export interface ProcessRunnerOptions {
   /** argv[0] is the program */
@@ -47,13 +52,19 @@ export function processRunner(opts: ProcessRunnerOptions): Runner {
   };
 }
 
+const ids = (o: ProcessRunnerOptions): { uid?: number; gid?: number } => ({
+  ...(o.uid !== undefined ? { uid: o.uid } : {}),
+  ...(o.gid !== undefined ? { gid: o.gid } : {}),
+});
+
 async function runProcess(name: string, opts: ProcessRunnerOptions, ctx: RunnerContext): Promise<RunOutcome> {
   let argv = opts.args;
   if (argv.length === 0) return failure(new ServiceError('spawn-failed', `${name}: no program given`));
   const drop = opts.dropCapabilities ?? [];
   if (drop.length > 0) {
     try {
-      argv = (opts.capabilityLauncher ?? defaultCapabilityLauncher)(argv, drop);
+      // the launcher switches uid/gid itself: dropping needs CAP_SETPCAP, which the switch would take away
+      argv = (opts.capabilityLauncher ?? defaultCapabilityLauncher)(argv, drop, ids(opts));
     } catch (cause) {
       const why = cause instanceof Error ? cause.message : String(cause);
       return failure(new ServiceError('spawn-failed', `${name}: ${why}`, { cause }));
@@ -67,8 +78,7 @@ async function runProcess(name: string, opts: ProcessRunnerOptions, ctx: RunnerC
       stdio: ['ignore', 'pipe', 'pipe'],
       ...(opts.env ? { env: { ...opts.env } } : {}),
       ...(opts.cwd ? { cwd: opts.cwd } : {}),
-      ...(opts.uid !== undefined ? { uid: opts.uid } : {}),
-      ...(opts.gid !== undefined ? { gid: opts.gid } : {}),
+      ...(drop.length === 0 ? ids(opts) : {}),
     });
   } catch (cause) {
     return failure(new ServiceError('spawn-failed', `${name}: spawn failed`, { cause }));

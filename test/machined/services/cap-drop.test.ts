@@ -48,4 +48,41 @@ describe('dropping capabilities of a supervised service', () => {
     expect(caps.bounding & chown).toBe(chown);
     expect(caps.effective & chown).toBe(chown);
   });
+
+  it('drops capabilities and then runs as the service uid/gid', async () => {
+    expect(process.getuid?.(), 'this test needs root (CAP_SETPCAP, CAP_SETUID) to drop and switch').toBe(0);
+    const { supervisor, events, logs } = newSupervisor();
+    supervisors.push(supervisor);
+    supervisor.load({
+      id: 'nobody',
+      restart: 'Once',
+      runner: () =>
+        processRunner({
+          args: ['/bin/cat', '/proc/self/status'],
+          dropCapabilities: ['CAP_SYS_ADMIN'],
+          uid: 65534,
+          gid: 65534,
+          spawn: kids.spawn,
+        }),
+    });
+    supervisor.start('nobody');
+    await waitService(events, 'nobody', (e) => e.some((x) => x.action === 'FINISHED'));
+    expect(supervisor.info('nobody').state).toBe('Finished');
+    const lines: string[] = [];
+    for await (const l of readLines(logs.serviceLog('nobody'), {
+      signal: new AbortController().signal,
+      follow: false,
+    }))
+      lines.push(l);
+    const status = lines.join('\n');
+    expect(status).toMatch(/^Uid:\s+65534\s+65534\s+65534\s+65534$/m);
+    expect(status).toMatch(/^Gid:\s+65534\s+65534\s+65534\s+65534$/m);
+    expect(status).toMatch(/^Groups:\s*$/m);
+    const caps = parseStatusCaps(status);
+    const admin = 1n << BigInt(capabilityNumber('CAP_SYS_ADMIN')!);
+    expect(caps.bounding & admin).toBe(0n);
+    // a non-root process keeps no effective or permitted capabilities after setuid
+    expect(caps.effective).toBe(0n);
+    expect(caps.permitted).toBe(0n);
+  });
 });
