@@ -4,11 +4,13 @@ SHELL := /bin/bash
 
 NODE_MODULES_STAMP := node_modules/.keel-installed
 
-.PHONY: help setup test lint typecheck unit bench format cosi-server container-node
+.PHONY: help setup host test lint typecheck unit bench bench-boot format cosi-server container-node image run
 
 help:
-	@echo "make test    format/lint check, typecheck and every test"
-	@echo "make bench   benchmarks, printing figures"
+	@echo "make run     build what is missing and boot a node from the ISO in QEMU [CONFIG=file|gen] [PORT=50000]"
+	@echo "make test    format/lint check, typecheck, the images and every test (QEMU boots included)"
+	@echo "make image   kernel, squashfs root, initramfs, UKI, ISO and raw disk image under _out/"
+	@echo "make bench   benchmarks, printing figures (bench-boot: the QEMU boot timeline and image sizes)"
 	@echo "make format  rewrite sources in the house format"
 	@echo "make cosi-server [LISTEN=tcp://127.0.0.1:8100]   standalone cosi.resource.State server"
 	@echo "make container-node STATE=dir [ADDR=127.0.0.1:50000] [CONFIG=file]   machined as a process (container mode)"
@@ -21,6 +23,14 @@ $(NODE_MODULES_STAMP): package.json package-lock.json
 
 setup: $(NODE_MODULES_STAMP)
 
+# Debian packages for building the kernel and images and for QEMU; only missing ones are installed.
+HOST_STAMP := _out/.host-packages
+$(HOST_STAMP): scripts/host-packages.sh
+	scripts/host-packages.sh kernel image qemu
+	@mkdir -p $(@D) && touch $@
+
+host: $(HOST_STAMP)
+
 lint: setup
 	npx biome check --error-on-warnings .
 
@@ -30,10 +40,13 @@ typecheck: setup
 unit: setup
 	node scripts/test.mjs
 
-test: lint typecheck unit
+test: lint typecheck image unit
 
-bench: setup
+bench: setup image
 	node --expose-gc --import tsx test/bench/run.ts $(BENCH)
+
+bench-boot: setup image
+	node --expose-gc --import tsx test/bench/run.ts image/
 
 format: setup
 	npx biome check --write .
@@ -49,3 +62,60 @@ CONFIG ?=
 container-node: setup
 	@test -n "$(STATE)" || { echo "usage: make container-node STATE=dir [ADDR=host:port] [CONFIG=file]" >&2; exit 2; }
 	node --import tsx src/machined/container-entry.ts --state-dir $(STATE) --api-address $(ADDR) $(if $(CONFIG),--config $(CONFIG))
+
+# --- the image -------------------------------------------------------------------------------------------
+# Every artefact is a file under _out/ rebuilt only when its inputs change. The kernel itself is cached
+# outside the work tree by scripts/kernel.sh, keyed by (source version, config hash).
+OUT := _out
+VERSION := v$(shell node -p 'require("./package.json").version')
+TS_SOURCES := $(shell find src resources controllers -name '*.ts' -o -name '*.proto') package-lock.json
+KERNEL := $(OUT)/vmlinuz
+SEA := $(OUT)/sea/machined
+INIT := $(OUT)/init/stage1
+ROOTFS := $(OUT)/rootfs.sqsh
+INITRAMFS := $(OUT)/initramfs.img
+OSREL := $(OUT)/os-release
+UKI := $(OUT)/keel.efi
+ISO := $(OUT)/keel.iso
+DISK := $(OUT)/keel.raw
+
+image: $(KERNEL) $(INITRAMFS) $(UKI) $(ISO) $(DISK) $(OUT)/floor.img
+
+$(KERNEL): $(HOST_STAMP) $(wildcard kernel-config/*) scripts/kernel.sh scripts/kernel-config-check.mjs
+	@mkdir -p $(@D)
+	cp "$$(scripts/kernel.sh)" $@.tmp && mv $@.tmp $@
+
+$(SEA): $(NODE_MODULES_STAMP) $(TS_SOURCES) scripts/sea.ts
+	node --import tsx scripts/sea.ts $(OUT)/sea
+
+$(INIT) $(OUT)/init/floor &: $(HOST_STAMP) src/init/stage1.c src/init/floor.c scripts/init.sh
+	scripts/init.sh $(OUT)/init
+
+$(ROOTFS): $(SEA) $(HOST_STAMP) images/rootfs.yaml images/os-release.in scripts/rootfs.ts $(wildcard scripts/rootfs/*.ts)
+	node --import tsx scripts/rootfs.ts --sea $(OUT)/sea --out $@ --version $(VERSION)
+
+$(INITRAMFS): $(INIT) $(ROOTFS) scripts/initramfs.sh
+	scripts/initramfs.sh $@ $(INIT) $(ROOTFS)=/rootfs.sqsh
+
+# the boot benchmark's floor: the same kernel with an init that powers off at once
+$(OUT)/floor.img: $(OUT)/init/floor scripts/initramfs.sh
+	scripts/initramfs.sh $@ $(OUT)/init/floor
+
+$(OSREL): images/os-release.in package.json
+	@mkdir -p $(@D)
+	sed 's/@VERSION@/$(VERSION)/g' $< > $@
+
+$(UKI): $(KERNEL) $(INITRAMFS) $(OSREL) images/cmdline scripts/uki.sh scripts/lib/cmdline.sh
+	scripts/uki.sh $@ $(KERNEL) $(INITRAMFS) $(OSREL) images/cmdline
+
+$(ISO): $(KERNEL) $(INITRAMFS) images/cmdline images/grub.cfg scripts/iso.sh scripts/lib/cmdline.sh
+	scripts/iso.sh $@ $(KERNEL) $(INITRAMFS)
+
+$(DISK): $(UKI) scripts/disk.sh
+	scripts/disk.sh $@ $(UKI)
+
+# make run: boots the ISO with the API on 127.0.0.1:$(PORT). CONFIG=file applies that config once the
+# node is in maintenance mode; CONFIG=gen generates a single-node config (and a talosconfig) in _out/run.
+PORT ?= 50000
+run: setup image
+	node --import tsx scripts/run.ts --iso $(ISO) --port $(PORT) $(if $(CONFIG),--config $(CONFIG))

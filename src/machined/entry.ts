@@ -1,10 +1,46 @@
-// The executable's entry: machined as PID 1 of a node. Everything testable lives in startMachined.
-import { startMachined } from './main.js';
+// The executable's entry: machined as PID 1 of a node (/sbin/init), or, in the single executable, the
+// capability launcher. Only the kernel-log writer is imported up front, so the start record goes out
+// before the rest of machined is loaded and evaluated.
+import { openKmsgWriter } from '../sys/kmsg.js';
 
-startMachined({ pid1: process.pid === 1 }).catch((e: unknown) => {
-  // as PID 1 the emergency handlers are installed first, so this rejection still ends in reboot(2)
-  process.stderr.write(
-    `[machined] start failed: ${e instanceof Error ? (e.stack ?? e.message) : String(e)}\n`,
+/** the argument that selects the launcher (CAP_LAUNCHER_ARG in services/cap-launcher.ts) */
+const CAP_LAUNCHER_ARG = '--cap-launcher';
+/** an API address for tests that run the executable as PID 1 of a namespace; a node uses the default */
+const API_ADDRESS_ENV = 'KEEL_API_ADDRESS';
+
+const fail = (what: string, e: unknown) => {
+  process.stderr.write(`[machined] ${what}: ${e instanceof Error ? (e.stack ?? e.message) : String(e)}\n`);
+};
+
+// never as PID 1: the kernel hands init the unknown words of its command line as arguments
+if (process.argv[2] === CAP_LAUNCHER_ARG && process.pid !== 1) {
+  import('./services/cap-launcher.js').then(
+    (m) => m.launcherMain(process.argv.slice(3)),
+    (e: unknown) => {
+      fail('cap-launcher', e);
+      process.exit(127);
+    },
   );
-  throw e;
-});
+} else if (process.pid !== 1) {
+  process.stderr.write(
+    `machined runs only as PID 1 (this is pid ${process.pid}); to run a node as an ordinary process use container mode (container-entry)\n`,
+  );
+  process.exit(2);
+} else {
+  try {
+    const w = openKmsgWriter();
+    // performance.now() counts from the process start: how long Node took to reach this script
+    w.write('info', `[keel] machined started (js at ${performance.now().toFixed(0)} ms)`);
+    w.close();
+  } catch {
+    // no kernel log: nothing else depends on it
+  }
+  const apiAddress = process.env[API_ADDRESS_ENV];
+  import('./node/pid1.js')
+    .then((m) => m.runPid1(apiAddress ? { apiAddress } : {}))
+    .catch((e: unknown) => {
+      // once startMachined ran, the emergency handlers turn this rejection into reboot(2)
+      fail('start failed', e);
+      throw e;
+    });
+}

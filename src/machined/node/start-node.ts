@@ -22,7 +22,7 @@ import { KERNEL_LOG, LoggingManager, MACHINED_LOG, machinedLogger } from '../log
 import { MACHINED_OWNER, type Machined, startMachined } from '../main.js';
 import type { PowerAction } from '../power-action.js';
 import { defaultSequences, Sequencer } from '../sequencer/index.js';
-import { Supervisor } from '../services/index.js';
+import { cgroup2Placer, Supervisor } from '../services/index.js';
 import { apidService } from './apid-service.js';
 import { clientIssuer } from './client-issuer.js';
 import { nodeConfigHost } from './config-host.js';
@@ -31,6 +31,7 @@ import { publishHostIdentity } from './host-identity.js';
 import { pumpKernelLog } from './kernel-log.js';
 import { serviceConditions } from './readiness.js';
 import { publishMachineStatus } from './status-publisher.js';
+import { UDEVD_SERVICE, udevdService } from './udevd-service.js';
 
 export type NodeMode = 'container' | 'pid1';
 
@@ -89,9 +90,12 @@ export async function startNode(opts: NodeOptions): Promise<Node> {
   const events = new EventBus();
   const xids = newXidSource();
   const supervisor = new Supervisor({ events, logs, log: mlog.line });
+  // as PID 1 udevd comes up with the Initialize sequence, before any config (a container has no udev)
+  const udevd = container ? undefined : udevdService({ cgroups: cgroup2Placer() });
+  if (udevd) supervisor.load(udevd);
   const sequencer = new Sequencer({
     events,
-    sequences: defaultSequences({ services: supervisor }),
+    sequences: defaultSequences({ services: supervisor, earlyServices: udevd ? [UDEVD_SERVICE] : [] }),
     log: mlog.line,
   });
 
@@ -156,7 +160,10 @@ export async function startNode(opts: NodeOptions): Promise<Node> {
   });
 
   const boot = async () => {
-    await sequencer.run('initialize');
+    // maintenance mode answers while the Initialize sequence (device coldplug) still runs: reaching the
+    // API must not wait for udev; the config is only activated once Initialize is done
+    const initialized = sequencer.run('initialize');
+    initialized.catch(() => {}); // awaited below; this only keeps an early failure from being unhandled
     let cfg = host.active();
     if (!cfg) {
       await machined.setStage('maintenance');
@@ -175,6 +182,7 @@ export async function startNode(opts: NodeOptions): Promise<Node> {
       out('[machined] maintenance mode: configuration received, leaving maintenance mode');
       await machined.setStage('booting');
     }
+    await initialized;
     await host.activate(cfg);
     await sequencer.run('boot');
     // from now on readiness follows the services: every state change re-judges it

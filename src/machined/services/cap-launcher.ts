@@ -3,6 +3,7 @@
 import { accessSync, constants } from 'node:fs';
 import { createRequire } from 'node:module';
 import { extname, join } from 'node:path';
+import { isSea } from 'node:sea';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { capabilityNumbers, dropCapabilities, setNoNewPrivs } from '../../sys/capabilities.js';
 import { switchIdentity } from '../../sys/credentials.js';
@@ -48,7 +49,12 @@ export function capLauncher(opts: CapLauncherOptions = {}): CapabilityLauncher {
 /** defaultCapabilityLauncher is the launcher a process runner uses when none is given. */
 export const defaultCapabilityLauncher: CapabilityLauncher = capLauncher();
 
+/** CAP_LAUNCHER_ARG makes the single executable run as the launcher (machined's entry checks for it). */
+export const CAP_LAUNCHER_ARG = '--cap-launcher';
+
 function defaultCommand(): string[] {
+  // the single executable has no entry file beside it: it is its own launcher
+  if (isSea()) return [process.execPath, CAP_LAUNCHER_ARG];
   const ext = extname(fileURLToPath(import.meta.url));
   const entry = fileURLToPath(new URL(`./cap-launcher-entry${ext}`, import.meta.url));
   if (ext !== '.ts') return [process.execPath, entry];
@@ -107,4 +113,14 @@ export function launch(args: readonly string[]): never {
   });
   if (plan.noNewPrivs) setNoNewPrivs();
   return execve(file, argv);
+}
+
+/** launcherMain is the launcher program: launch, or report why not and exit 127 as a shell would. */
+export function launcherMain(args: readonly string[]): never {
+  try {
+    return launch(args);
+  } catch (e) {
+    process.stderr.write(`cap-launcher: ${e instanceof Error ? e.message : String(e)}\n`);
+    process.exit(127);
+  }
 }

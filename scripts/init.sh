@@ -1,0 +1,21 @@
+#!/usr/bin/env bash
+# Builds the initramfs programs: OUTDIR/stage1 (the real /init) and OUTDIR/floor (the boot benchmark's
+# /init). Static musl binaries, stripped; the same sources give the same bytes wherever they are built.
+# usage: scripts/init.sh OUTDIR
+set -euo pipefail
+
+(($# == 1)) || { echo "usage: $0 OUTDIR" >&2; exit 2; }
+out=$1
+src=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)/src/init
+
+command -v musl-gcc >/dev/null || "$(dirname "${BASH_SOURCE[0]}")/host-packages.sh" image
+
+mkdir -p "$out"
+out=$(cd "$out" && pwd)
+for prog in stage1 floor; do
+  # build next to the target and rename, so a failed or concurrent build never leaves a torn binary;
+  # cd into the sources so no absolute path of this checkout can reach the output
+  (cd "$src" && musl-gcc -static -Os -Wall -Wextra -Werror -s -o "$out/.$prog.tmp.$$" "$prog.c") ||
+    { rm -f "$out/.$prog.tmp.$$"; exit 1; }
+  mv -f "$out/.$prog.tmp.$$" "$out/$prog"
+done

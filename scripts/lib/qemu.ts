@@ -1,0 +1,194 @@
+// A Keel node in QEMU under TCG: the command line, and a handle on a running VM (serial console lines,
+// the monitor, the end). `make run`, the end-to-end tests and the boot benchmark all start VMs here.
+import { type ChildProcess, spawn } from 'node:child_process';
+import { copyFileSync, existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { createConnection } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+export const OVMF_CODE = '/usr/share/OVMF/OVMF_CODE_4M.fd';
+export const OVMF_VARS = '/usr/share/OVMF/OVMF_VARS_4M.fd';
+
+export type BootMedium =
+  | { readonly kind: 'iso'; readonly path: string }
+  | { readonly kind: 'disk'; readonly path: string }
+  | { readonly kind: 'kernel'; readonly kernel: string; readonly initrd: string; readonly cmdline: string };
+
+export interface VmOptions {
+  readonly boot: BootMedium;
+  readonly firmware?: 'bios' | 'uefi';
+  readonly memoryMiB?: number;
+  readonly cpus?: number;
+  /** the host port forwarded to the node's API port (50000); none when absent */
+  readonly apiPort?: number;
+  /** an extra virtio disk (raw), e.g. the disk a later install writes to */
+  readonly dataDisk?: string;
+  /** told every console line as it arrives (make run shows them) */
+  readonly onLine?: (line: string) => void;
+  /** QEMU exits on a guest reboot instead of resetting (a boot measured once) */
+  readonly noReboot?: boolean;
+}
+
+export interface Ended {
+  readonly code: number | null;
+  readonly signal: NodeJS.Signals | null;
+}
+
+export interface Vm {
+  readonly pid: number;
+  /** every serial console line so far */
+  readonly lines: readonly string[];
+  /** waitForLine resolves with the first line (from `from` on) matching `re`; rejects if QEMU ends first */
+  waitForLine(re: RegExp, opts?: { readonly timeoutMs?: number; readonly from?: number }): Promise<string>;
+  /** type writes to the serial console, as a user at the console would */
+  type(text: string): void;
+  /** monitor sends one human-monitor command (e.g. `sendkey alt-sysrq-i`) */
+  monitor(command: string): Promise<void>;
+  /** resolves when QEMU has exited */
+  readonly ended: Promise<Ended>;
+  kill(): void;
+}
+
+/** qemuArgs is the command line; pure, so what a VM runs is testable and printable. */
+export function qemuArgs(
+  opts: VmOptions,
+  files: { readonly monitor: string; readonly vars?: string },
+): string[] {
+  const args = [
+    '-accel',
+    'tcg',
+    // TCG only here; `max` gives the guest RDRAND, so Node's start does not wait on the kernel CRNG
+    '-cpu',
+    'max',
+    '-machine',
+    'q35',
+    '-smp',
+    String(opts.cpus ?? 2),
+    '-m',
+    String(opts.memoryMiB ?? 2048),
+    '-device',
+    'virtio-rng-pci',
+    '-monitor',
+    `unix:${files.monitor},server,nowait`,
+  ];
+  args.push('-display', 'none', '-serial', 'stdio');
+  if (opts.noReboot) args.push('-no-reboot');
+  if (opts.firmware === 'uefi') {
+    if (!files.vars) throw new Error('UEFI needs a writable copy of the OVMF variables');
+    args.push(
+      '-drive',
+      `if=pflash,format=raw,readonly=on,file=${OVMF_CODE}`,
+      '-drive',
+      `if=pflash,format=raw,file=${files.vars}`,
+    );
+  }
+  const b = opts.boot;
+  if (b.kind === 'iso') args.push('-drive', `file=${b.path},media=cdrom,readonly=on`, '-boot', 'd');
+  else if (b.kind === 'disk') args.push('-drive', `file=${b.path},format=raw,if=virtio,snapshot=on`);
+  else args.push('-kernel', b.kernel, '-initrd', b.initrd, '-append', b.cmdline);
+  if (opts.dataDisk) args.push('-drive', `file=${opts.dataDisk},format=raw,if=virtio`);
+  const fwd = opts.apiPort === undefined ? '' : `,hostfwd=tcp:127.0.0.1:${opts.apiPort}-:50000`;
+  args.push('-netdev', `user,id=net0${fwd}`, '-device', 'virtio-net-pci,netdev=net0');
+  return args;
+}
+
+/** startVm boots a VM; the caller must kill() it (tests: in afterEach/finally). */
+export function startVm(opts: VmOptions): Vm {
+  for (const f of [opts.boot.kind === 'kernel' ? opts.boot.kernel : opts.boot.path])
+    if (!existsSync(f)) throw new Error(`boot medium ${f} does not exist (build it with: make image)`);
+  const dir = mkdtempSync(join(tmpdir(), 'keel-vm-'));
+  const monitorPath = join(dir, 'monitor.sock');
+  let vars: string | undefined;
+  if (opts.firmware === 'uefi') {
+    vars = join(dir, 'OVMF_VARS.fd');
+    copyFileSync(OVMF_VARS, vars);
+  }
+  const child: ChildProcess = spawn('qemu-system-x86_64', qemuArgs(opts, { monitor: monitorPath, vars }), {
+    stdio: ['pipe', 'pipe', 'pipe'],
+  });
+  const lines: string[] = [];
+  const waiters = new Set<() => void>();
+  let partial = '';
+  const onData = (chunk: Buffer) => {
+    partial += chunk.toString('utf8');
+    const parts = partial.split(/\r?\n/);
+    partial = parts.pop() ?? '';
+    // the kernel's console writes \r\n; ANSI sequences from firmware are dropped so matching stays simple
+    for (const p of parts) {
+      const line = p.replace(ANSI_ESCAPE, '').replace(/\r/g, '');
+      lines.push(line);
+      opts.onLine?.(line);
+    }
+    for (const w of waiters) w();
+  };
+  child.stdout?.on('data', onData);
+  child.stderr?.on('data', onData);
+  const ended = new Promise<Ended>((resolve) => {
+    child.once('exit', (code, signal) => {
+      rmSync(dir, { recursive: true, force: true });
+      resolve({ code, signal });
+      for (const w of waiters) w();
+    });
+  });
+  let exited = false;
+  void ended.then(() => {
+    exited = true;
+  });
+
+  const waitForLine = (re: RegExp, o: { timeoutMs?: number; from?: number } = {}) =>
+    new Promise<string>((resolve, reject) => {
+      const timeoutMs = o.timeoutMs ?? 300_000;
+      let timer: NodeJS.Timeout | undefined;
+      const check = () => {
+        const hit = lines.slice(o.from ?? 0).find((l) => re.test(l));
+        if (hit !== undefined || exited) {
+          waiters.delete(check);
+          clearTimeout(timer);
+          if (hit !== undefined) resolve(hit);
+          else
+            reject(new Error(`QEMU ended before a console line matched ${re}; last lines:\n${tail(lines)}`));
+        }
+      };
+      timer = setTimeout(() => {
+        waiters.delete(check);
+        reject(
+          new Error(`no console line matched ${re} within ${timeoutMs} ms; last lines:\n${tail(lines)}`),
+        );
+      }, timeoutMs);
+      waiters.add(check);
+      check();
+    });
+
+  const monitor = (command: string) =>
+    new Promise<void>((resolve, reject) => {
+      const sock = createConnection(monitorPath);
+      sock.once('error', reject);
+      sock.once('connect', () => {
+        sock.write(`${command}\n`);
+        // the monitor echoes a prompt; give it a moment to take the command before hanging up
+        setTimeout(() => {
+          sock.end();
+          resolve();
+        }, 300);
+      });
+    });
+
+  return {
+    pid: child.pid ?? -1,
+    lines,
+    waitForLine,
+    type: (text) => {
+      child.stdin?.write(text);
+    },
+    monitor,
+    ended,
+    kill: () => {
+      if (!exited) child.kill('SIGKILL');
+    },
+  };
+}
+
+// built from a string so the escape character is spelled out once
+const ANSI_ESCAPE = new RegExp(`${String.fromCharCode(27)}\\[[0-9;?]*[A-Za-z]`, 'g');
+
+const tail = (lines: readonly string[]) => lines.slice(-25).join('\n');

@@ -1,0 +1,343 @@
+// Builds machined as a Node single executable application: `node --import tsx scripts/sea.ts OUTDIR`.
+// esbuild bundles src/machined/entry.ts into one CommonJS file (a Node 20 SEA main must be CJS), Node
+// turns it into a blob, and postject injects the blob into a stripped copy of this node. Writes
+// OUTDIR/machined (0755) and OUTDIR/koffi.node; the intermediates stay in OUTDIR/sea-build/.
+import { execFileSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import {
+  chmodSync,
+  copyFileSync,
+  existsSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  renameSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
+import { dirname, join, relative, resolve } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { build, type Plugin } from 'esbuild';
+import protobuf from 'protobufjs';
+import { API_LOADER_OPTIONS, API_PROTO_FILES } from '../src/api/proto.js';
+import {
+  LOADER_OPTIONS as COSI_LOADER_OPTIONS,
+  PROTO_FILES as COSI_PROTO_FILES,
+} from '../src/cosi/api/proto.js';
+
+const REPO = resolve(dirname(fileURLToPath(import.meta.url)), '..');
+const ENTRY = join(REPO, 'src/machined/entry.ts');
+const KOFFI_NODE = join(REPO, 'node_modules/@koromix/koffi-linux-x64/linux_x64/koffi.node');
+/** the postject fuse Node 20 looks for to know a blob was injected */
+const SEA_FUSE = 'NODE_SEA_FUSE_fce680ab2cc467b6e072b8b5df1996b2';
+/** where the node image puts koffi's addon; KEEL_KOFFI_NODE overrides it (tests) */
+export const KOFFI_NODE_PATH = '/usr/lib/keel/koffi.node';
+/**
+ * Inside the bundle a module's import.meta.url is `file:///keel-sea/<path in the repo>`: stable across
+ * checkouts (reproducible, no build machine paths), and the key under which the protos are embedded.
+ */
+const SEA_ROOT = '/keel-sea/';
+/** .proto files loaded at runtime through import.meta.url; embedded because the image has no sources */
+const PROTO_DIRS = ['src/api/proto', 'src/cosi/api/proto'];
+/**
+ * No V8 code cache in the blob: Node would fall back to compiling from source if V8 rejected it, but the
+ * cache differs from build to build (two builds of one tree gave different blobs), which breaks
+ * reproducibility, for ~20-30 ms less CPU to maintenance mode (of ~350 ms) on a native start.
+ */
+const USE_CODE_CACHE = false;
+
+export interface BuildInfo {
+  tag: string;
+  sha: string;
+  built: string;
+}
+
+export interface SeaResult {
+  executable: string;
+  koffi: string;
+  bundle: string;
+  blob: string;
+  sizes: { bundle: number; blob: number; node: number; stripped: number; executable: number };
+  build: BuildInfo;
+}
+
+const git = (...args: string[]) => execFileSync('git', args, { cwd: REPO, encoding: 'utf8' }).trim();
+
+/** buildInfo: the package version, the short commit (dirty when tracked files changed) and its date. */
+export function buildInfo(): BuildInfo {
+  const pkg = JSON.parse(readFileSync(join(REPO, 'package.json'), 'utf8')) as { version: string };
+  let sha = 'unknown';
+  let built = '';
+  try {
+    sha = git('rev-parse', '--short', 'HEAD');
+    // untracked files do not count: they are not in the bundle unless imported, and then tsc sees them
+    if (git('status', '--porcelain', '--untracked-files=no') !== '') sha += '-dirty';
+    // the commit time, not the wall clock, keeps two builds of one tree identical
+    built = git('log', '-1', '--format=%cI');
+  } catch {
+    // not a git checkout: the fallbacks stand
+  }
+  return { tag: `v${pkg.version}`, sha, built };
+}
+
+const seaUrl = (file: string) => pathToFileURL(SEA_ROOT + relative(REPO, file)).href;
+
+/** importMetaPlugin gives each module its stable import.meta.url/dirname/filename; CJS has no import.meta. */
+const importMetaPlugin: Plugin = {
+  name: 'import-meta',
+  setup(b) {
+    b.onLoad({ filter: /\.(ts|js|mjs)$/ }, (args) => {
+      const text = readFileSync(args.path, 'utf8');
+      if (!text.includes('import.meta')) return undefined;
+      const url = seaUrl(args.path);
+      const filename = fileURLToPath(url);
+      const contents = text
+        .replaceAll('import.meta.url', JSON.stringify(url))
+        .replaceAll('import.meta.dirname', JSON.stringify(dirname(filename)))
+        .replaceAll('import.meta.filename', JSON.stringify(filename));
+      if (/import\.meta\b/.test(contents))
+        throw new Error(`${relative(REPO, args.path)}: import.meta used in a way the SEA build does not map`);
+      return { contents, loader: args.path.endsWith('.ts') ? 'ts' : 'js', resolveDir: dirname(args.path) };
+    });
+  },
+};
+
+/**
+ * koffiPlugin: a SEA's require loads only built-ins, so koffi's static loader (a require of the
+ * platform package) is replaced by a process.dlopen of koffi.node from disk. koffi's own index.js stays:
+ * it still checks the addon's version and wraps it.
+ */
+const koffiPlugin: Plugin = {
+  name: 'koffi-native',
+  setup(b) {
+    b.onResolve({ filter: /^\.\/src\/static\.js$/ }, (args) =>
+      /node_modules\/koffi\/src\/koffi\/index\.js$/.test(args.importer)
+        ? { path: 'koffi-native', namespace: 'keel-sea' }
+        : undefined,
+    );
+    b.onLoad({ filter: /^koffi-native$/, namespace: 'keel-sea' }, () => ({
+      loader: 'js',
+      contents: `
+export function loadStatic() {
+  const file = process.env.KEEL_KOFFI_NODE || ${JSON.stringify(KOFFI_NODE_PATH)};
+  const m = { exports: {} };
+  try {
+    process.dlopen(m, file);
+  } catch (e) {
+    throw new Error('cannot load koffi from ' + file + ' (set KEEL_KOFFI_NODE to its path): ' + e.message, { cause: e });
+  }
+  return m.exports;
+}`,
+    }));
+  },
+};
+
+function protoFiles(): Record<string, string> {
+  const files: Record<string, string> = {};
+  const walk = (dir: string) => {
+    for (const e of readdirSync(dir, { withFileTypes: true }).sort((a, b) => a.name.localeCompare(b.name))) {
+      const p = join(dir, e.name);
+      if (e.isDirectory()) walk(p);
+      else if (e.name.endsWith('.proto')) files[SEA_ROOT + relative(REPO, p)] = readFileSync(p, 'utf8');
+    }
+  };
+  for (const d of PROTO_DIRS) walk(join(REPO, d));
+  return files;
+}
+
+/**
+ * protoDescriptors parses each proto set machined loads (the API's and the COSI runtime's) once, here, the
+ * way proto-loader's loadSync would, and keeps protobufjs' JSON form keyed by the file list. On a node
+ * the loader then starts from that JSON: parsing the .proto text was the largest single cost between
+ * machined's start and a listening API under TCG (about 60 % of loadSync's time).
+ */
+export function protoDescriptors(): Record<string, unknown> {
+  const sets = [
+    {
+      files: API_PROTO_FILES,
+      options: API_LOADER_OPTIONS,
+      dirs: ['src/api/proto', 'src/api/proto/vendor', 'src/cosi/api/proto'],
+    },
+    { files: COSI_PROTO_FILES, options: COSI_LOADER_OPTIONS, dirs: ['src/cosi/api/proto'] },
+  ];
+  const out: Record<string, unknown> = {};
+  for (const set of sets) {
+    const root = new protobuf.Root();
+    const dirs = set.dirs.map((d) => join(REPO, d));
+    root.resolvePath = (_origin, target) =>
+      dirs.map((d) => join(d, target)).find((p) => existsSync(p)) ?? target;
+    root.loadSync([...set.files], { keepCase: set.options.keepCase ?? false });
+    root.resolveAll();
+    out[JSON.stringify([...set.files])] = root.toJSON();
+  }
+  return out;
+}
+
+/**
+ * protoPlugin gives the bundle a proto-loader whose loadSync starts from the prebuilt descriptors for the
+ * proto sets it knows, and embeds the .proto files for anything else: only the two places that touch the
+ * disk (proto-loader's include-path check and protobufjs' file read) see them first, for paths under
+ * SEA_ROOT. A proto directory set through the environment is read from disk as before.
+ */
+const protoPlugin: Plugin = {
+  name: 'embedded-protos',
+  setup(b) {
+    b.onResolve({ filter: /^@grpc\/proto-loader$/ }, (args) =>
+      args.namespace === 'file' && !args.importer.includes('/node_modules/')
+        ? { path: 'proto-loader', namespace: 'keel-sea' }
+        : undefined,
+    );
+    b.onResolve({ filter: /^fs$/ }, (args) =>
+      /@grpc\/proto-loader\/build\/src\/util\.js$/.test(args.importer)
+        ? { path: 'proto-fs', namespace: 'keel-sea' }
+        : undefined,
+    );
+    b.onLoad({ filter: /^proto-fs$/, namespace: 'keel-sea' }, () => ({
+      loader: 'js',
+      resolveDir: REPO,
+      contents: `
+const fs = require('node:fs');
+const FILES = new Map(Object.entries(${JSON.stringify(protoFiles())}));
+// node:fs with the embedded protos in front, for the two calls that load protos; CommonJS, since
+// proto-loader requires it in place of fs
+module.exports = Object.create(fs, {
+  accessSync: { value: (p, mode) => (FILES.has(p) ? undefined : fs.accessSync(p, mode)) },
+  readFileSync: { value: (p, ...rest) => (FILES.has(p) ? Buffer.from(FILES.get(p)) : fs.readFileSync(p, ...rest)) },
+});`,
+    }));
+    b.onLoad({ filter: /^proto-loader$/, namespace: 'keel-sea' }, () => ({
+      loader: 'js',
+      resolveDir: REPO,
+      contents: `
+import protobuf from 'protobufjs';
+import protoFs from 'proto-fs';
+import { fromJSON, loadSync as parseSync } from '@grpc/proto-loader';
+// protobufjs reads files through util.fs, looked up at each load
+protobuf.util.fs = protoFs;
+const DESCRIPTORS = new Map(Object.entries(${JSON.stringify(protoDescriptors())}));
+const embedded = (dirs) => (dirs ?? []).every((d) => d.startsWith(${JSON.stringify(SEA_ROOT)}));
+export function loadSync(files, options = {}) {
+  const json = DESCRIPTORS.get(JSON.stringify([files].flat()));
+  return json && embedded(options.includeDirs) ? fromJSON(json, options) : parseSync(files, options);
+}
+export * from '@grpc/proto-loader';`,
+    }));
+    b.onResolve({ filter: /^proto-fs$/ }, () => ({ path: 'proto-fs', namespace: 'keel-sea' }));
+  },
+};
+
+/** bundle writes the CommonJS bundle of the entry with the build info baked in. */
+export async function bundle(outFile: string, info: BuildInfo): Promise<void> {
+  const result = await build({
+    entryPoints: [ENTRY],
+    outfile: outFile,
+    bundle: true,
+    platform: 'node',
+    target: 'node20',
+    format: 'cjs',
+    // whitespace and syntax only: identifiers stay, so stack traces from a node still read
+    minifyWhitespace: true,
+    minifySyntax: true,
+    keepNames: true,
+    legalComments: 'eof',
+    sourcemap: false,
+    absWorkingDir: REPO,
+    define: { KEEL_BUILD_INFO: JSON.stringify(info) },
+    plugins: [importMetaPlugin, koffiPlugin, protoPlugin],
+    logLevel: 'warning',
+  });
+  if (result.warnings.length)
+    throw new Error(`esbuild warnings: ${result.warnings.map((w) => w.text).join('; ')}`);
+}
+
+const sha256 = (file: string) => createHash('sha256').update(readFileSync(file)).digest('hex');
+
+/** buildSea builds OUTDIR/machined and OUTDIR/koffi.node. */
+export async function buildSea(outDir: string): Promise<SeaResult> {
+  const out = resolve(outDir);
+  const work = join(out, 'sea-build');
+  mkdirSync(work, { recursive: true });
+  const info = buildInfo();
+  const bundleFile = join(work, 'machined.cjs');
+  await bundle(bundleFile, info);
+
+  const blob = join(work, 'machined.blob');
+  const config = join(work, 'sea-config.json');
+  writeFileSync(
+    config,
+    `${JSON.stringify(
+      // relative: the blob records the main's path as given, and an absolute one would differ per OUTDIR
+      {
+        main: 'machined.cjs',
+        output: 'machined.blob',
+        disableExperimentalSEAWarning: true,
+        useCodeCache: USE_CODE_CACHE,
+      },
+      null,
+      2,
+    )}\n`,
+  );
+  execFileSync(process.execPath, ['--experimental-sea-config', config], { cwd: work, stdio: 'pipe' });
+
+  // strip first: postject adds a note segment that strip would not keep as is
+  const tmp = join(out, 'machined.tmp');
+  copyFileSync(process.execPath, tmp);
+  chmodSync(tmp, 0o755);
+  execFileSync('strip', ['--strip-all', tmp]);
+  const stripped = statSync(tmp).size;
+  // postject's CLI in a child: its ELF library warns about every note section of a stripped binary
+  const postject = join(REPO, 'node_modules/postject/dist/cli.js');
+  try {
+    execFileSync(process.execPath, [postject, tmp, 'NODE_SEA_BLOB', blob, '--sentinel-fuse', SEA_FUSE], {
+      stdio: 'pipe',
+      encoding: 'utf8',
+    });
+  } catch (e) {
+    const { stdout, stderr } = e as { stdout?: string; stderr?: string };
+    throw new Error(`postject failed:\n${stdout ?? ''}${stderr ?? ''}`, { cause: e });
+  }
+  const executable = join(out, 'machined');
+  renameSync(tmp, executable);
+  chmodSync(executable, 0o755);
+
+  const koffi = join(out, 'koffi.node');
+  copyFileSync(KOFFI_NODE, koffi);
+  chmodSync(koffi, 0o644);
+  return {
+    executable,
+    koffi,
+    bundle: bundleFile,
+    blob,
+    sizes: {
+      bundle: statSync(bundleFile).size,
+      blob: statSync(blob).size,
+      node: statSync(process.execPath).size,
+      stripped,
+      executable: statSync(executable).size,
+    },
+    build: info,
+  };
+}
+
+const mb = (n: number) => `${(n / 1e6).toFixed(1)} MB`;
+
+if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
+  const outDir = process.argv[2];
+  if (!outDir) {
+    process.stderr.write('usage: node --import tsx scripts/sea.ts OUTDIR\n');
+    process.exit(2);
+  }
+  const r = await buildSea(outDir);
+  const rel = (p: string) => relative(process.cwd(), p) || p;
+  process.stdout.write(
+    [
+      `build: ${r.build.tag} ${r.build.sha} ${r.build.built}`,
+      `bundle      ${rel(r.bundle)}  ${mb(r.sizes.bundle)}`,
+      `blob        ${rel(r.blob)}  ${mb(r.sizes.blob)}`,
+      `node        ${mb(r.sizes.node)} unstripped, ${mb(r.sizes.stripped)} stripped`,
+      `executable  ${rel(r.executable)}  ${mb(r.sizes.executable)}  sha256 ${sha256(r.executable)}`,
+      `koffi       ${rel(r.koffi)}  ${mb(statSync(r.koffi).size)}`,
+      '',
+    ].join('\n'),
+  );
+}

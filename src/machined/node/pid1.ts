@@ -1,0 +1,70 @@
+// machined as /sbin/init: the whole node (startNode in pid1 mode) on /dev/console, the apply-config hint
+// while the node waits for a config, and the "api ready" record in the kernel log that a boot benchmark
+// times from dmesg.
+import { keelVersion } from '../../api/version.js';
+import { openKmsgWriter } from '../../sys/kmsg.js';
+import { applyConfigHint, nodeAddresses } from './console-hint.js';
+import { type Node, startNode } from './start-node.js';
+
+/** the STATE partition's mount point on a node */
+export const PID1_STATE_DIR = '/system/state';
+export const PID1_API_ADDRESS = '0.0.0.0:50000';
+
+/** What startNode prints once an API listens: the maintenance hint, or the mutual TLS server. */
+const MAINTENANCE_LISTENING = 'maintenance mode: the node waits for a machine configuration';
+const MTLS_LISTENING = 'api: serving with mutual TLS on ';
+
+export interface Pid1Options {
+  /** `host:port` of the API; default 0.0.0.0:50000 */
+  readonly apiAddress?: string;
+  /** the console; default stdout, which is /dev/console for init */
+  readonly console?: (line: string) => void;
+  /** a kernel log record; default /dev/kmsg, failures ignored */
+  readonly kmsg?: (message: string) => void;
+}
+
+const stdoutConsole = (line: string) => {
+  process.stdout.write(`${line}\n`);
+};
+
+/** kmsgRecord writes one info record; the boot must not depend on the kernel log being writable. */
+export function kmsgRecord(message: string): void {
+  try {
+    const w = openKmsgWriter();
+    try {
+      w.write('info', message);
+    } finally {
+      w.close();
+    }
+  } catch {
+    // no /dev/kmsg (or no permission): the console still has everything
+  }
+}
+
+/** runPid1 starts the node as PID 1; it resolves once the node runs its boot (never shuts down here). */
+export function runPid1(opts: Pid1Options = {}): Promise<Node> {
+  const out = opts.console ?? stdoutConsole;
+  const kmsg = opts.kmsg ?? kmsgRecord;
+  const address = opts.apiAddress ?? PID1_API_ADDRESS;
+  const port = Number(address.slice(address.lastIndexOf(':') + 1));
+  // the node tells the console when an API listens; that line is the moment the API is ready
+  const console = (line: string) => {
+    out(line);
+    if (line.includes(MAINTENANCE_LISTENING)) {
+      kmsg('[keel] api ready (maintenance)');
+      // after the rest of the API's maintenance lines, which are printed in one go
+      setImmediate(() => {
+        for (const l of applyConfigHint(nodeAddresses(), port)) out(l);
+      });
+    } else if (line.includes(MTLS_LISTENING)) {
+      kmsg('[keel] api ready (mutual TLS)');
+    }
+  };
+  return startNode({
+    mode: 'pid1',
+    stateDir: PID1_STATE_DIR,
+    apiAddress: address,
+    console,
+    version: keelVersion(),
+  });
+}

@@ -1,0 +1,58 @@
+// udevd as a supervised process, as upstream runs it: device nodes and /dev/disk/by-* links for whatever
+// the kernel finds. It is started by the Initialize sequence, before any config exists, and counts as up
+// only once the coldplug events it triggered have been processed.
+import { execFile } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { promisify } from 'node:util';
+import { type CgroupPlacer, processRunner, type ServiceDefinition } from '../services/index.js';
+
+export const UDEVD_SERVICE = 'udevd';
+
+const run = promisify(execFile);
+
+/** Where Debian's udev puts its two programs (merged-/usr or not). */
+const UDEVD_PATHS = ['/usr/lib/systemd/systemd-udevd', '/lib/systemd/systemd-udevd'];
+const UDEVADM_PATHS = ['/usr/bin/udevadm', '/bin/udevadm'];
+
+export interface UdevdServiceOptions {
+  /** moves the daemon into system/udevd; absent outside PID 1 */
+  readonly cgroups?: CgroupPlacer;
+  /** default: the first of the Debian paths that exists */
+  readonly udevd?: string;
+  readonly udevadm?: string;
+  readonly exists?: (path: string) => boolean;
+}
+
+/** udevdService is undefined on a root without udev: such a node (or a test namespace) has no udevd at all. */
+export function udevdService(opts: UdevdServiceOptions = {}): ServiceDefinition | undefined {
+  const exists = opts.exists ?? existsSync;
+  const udevd = opts.udevd ?? UDEVD_PATHS.find(exists);
+  const udevadm = opts.udevadm ?? UDEVADM_PATHS.find(exists);
+  if (!udevd || !udevadm) return undefined;
+  // coldplug runs once per start: later health checks only wait for the queue to drain
+  let triggered = false;
+  return {
+    id: UDEVD_SERVICE,
+    runner: () => {
+      triggered = false;
+      return processRunner({
+        // names stay numeric: there is no user database on the node
+        args: [udevd, '--resolve-names=never'],
+        env: { PATH: '/usr/bin:/usr/sbin' },
+        ...(opts.cgroups ? { cgroup: { path: 'system/udevd', placer: opts.cgroups } } : {}),
+      });
+    },
+    health: {
+      check: async (signal) => {
+        if (!triggered) {
+          await run(udevadm, ['trigger', '--type=devices', '--action=add'], { signal });
+          await run(udevadm, ['trigger', '--type=subsystems', '--action=add'], { signal });
+          triggered = true;
+        }
+        // disks named by /dev/disk/by-* must exist before anything looks for them
+        await run(udevadm, ['settle', '--timeout=50'], { signal });
+      },
+      settings: { initialDelayMs: 200, periodMs: 10_000, timeoutMs: 60_000 },
+    },
+  };
+}

@@ -1,0 +1,177 @@
+// Acceptance of the image: the ISO boots in QEMU (TCG) into maintenance mode, takes a generated config over
+// TLS without a client certificate, runs its services, restarts one killed inside the VM, streams logs and
+// the kernel log, reboots with a new boot id and powers the VM off — driven only through the API. The UKI
+// boots once under UEFI firmware from the raw disk image.
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { ChannelCredentials } from '@grpc/grpc-js';
+import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import {
+  type Config,
+  encode,
+  generateConfigs,
+  mintAdminCertificate,
+  mintSecrets,
+  type SecretsBundle,
+} from '../../src/config/index.js';
+import { callStream, mtls, type Reply } from '../api/fixtures.js';
+import { freePort } from '../machined/node/harness.js';
+import { anonymous, artefact, boot, callUnary, cleanup, client, ROOT, retry, version } from './node.js';
+
+const BOOT_MS = 300_000;
+const pem = (b64: string) => Buffer.from(b64, 'base64').toString('utf8');
+const PACKAGE_VERSION = `v${JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')).version}`;
+
+let bundle: SecretsBundle;
+let controlplane: Config;
+let admin: () => ChannelCredentials;
+
+beforeAll(async () => {
+  bundle = await mintSecrets();
+  // 10.0.2.15 is the address QEMU's user network hands the guest
+  controlplane = generateConfigs({
+    clusterName: 'keel-e2e',
+    endpoint: 'https://10.0.2.15:6443',
+    secrets: bundle,
+  }).controlplane;
+  const a = await mintAdminCertificate(bundle);
+  admin = () => mtls(pem(bundle.certs.os.crt), { crt: pem(a.crt), key: pem(a.key) });
+});
+
+afterEach(cleanup);
+
+const spec = (r: Reply) => String(((r.resource as Reply).spec as Reply).yaml_spec);
+
+async function getResource(port: number, creds: ChannelCredentials, type: string, id: string) {
+  const cosi = client('cosi.resource.State', port, creds);
+  return spec(await callUnary(cosi, 'Get', { namespace: 'runtime', type, id }));
+}
+
+async function applyConfig(port: number) {
+  const m = client('machine.MachineService', port, anonymous());
+  const reply = await callUnary(m, 'ApplyConfiguration', {
+    data: Buffer.from(encode(controlplane)),
+    mode: 'AUTO',
+  });
+  return (reply.messages as Reply[])[0]!;
+}
+
+async function serviceStates(port: number) {
+  const m = client('machine.MachineService', port, admin());
+  const reply = await callUnary(m, 'ServiceList', {});
+  const list = (reply.messages as Reply[])[0]!.services as Reply[];
+  return new Map(list.map((s) => [String(s.id), s]));
+}
+
+/** udevdRuns counts how often udevd reached Running, from the service's own event history. */
+async function udevdRuns(port: number): Promise<number> {
+  const services = await serviceStates(port);
+  const events = ((services.get('udevd')?.events as Reply)?.events as Reply[]) ?? [];
+  return events.filter((e) => e.state === 'Running').length;
+}
+
+describe('the Keel ISO in QEMU', () => {
+  it(
+    'boots to maintenance, runs once configured, restarts a killed service, reboots and powers off',
+    async () => {
+      const port = await freePort();
+      const vm = boot({ boot: { kind: 'iso', path: artefact('keel.iso') }, apiPort: port });
+
+      // maintenance mode says on the console how to apply a config, and answers without a client cert
+      await vm.waitForLine(/apply-config --insecure/, { timeoutMs: BOOT_MS });
+      const v = await retry('maintenance Version', () => version(port, anonymous()));
+      expect((v.version as Reply).tag).toBe(PACKAGE_VERSION);
+      const firstBootId = await getResource(port, anonymous(), 'BootIDs.runtime.talos.dev', 'boot-id').catch(
+        () => undefined,
+      );
+
+      await applyConfig(port);
+      await vm.waitForLine(/node running/, { timeoutMs: BOOT_MS });
+      await retry('MachineStatus running and ready', async () => {
+        const status = await getResource(port, admin(), 'MachineStatuses.runtime.talos.dev', 'machine');
+        expect(status).toMatch(/stage: running/);
+        expect(status).toMatch(/ready: true/);
+      });
+      const bootId = await getResource(port, admin(), 'BootIDs.runtime.talos.dev', 'boot-id');
+      if (firstBootId !== undefined) expect(bootId).toBe(firstBootId);
+
+      const services = await serviceStates(port);
+      expect(services.get('apid')).toMatchObject({ state: 'Running' });
+      expect(services.get('udevd')).toMatchObject({ state: 'Running' });
+
+      const machine = client('machine.MachineService', port, admin());
+      const logs = await callStream(machine, 'Logs', {
+        namespace: 'system',
+        id: 'machined',
+        tail_lines: 200,
+      });
+      expect(Buffer.concat(logs.map((d) => d.bytes as Buffer)).toString()).toContain('node running');
+      const dmesg = await callStream(machine, 'Dmesg', { follow: false, tail: false });
+      const kernel = Buffer.concat(dmesg.map((d) => d.bytes as Buffer)).toString();
+      expect(kernel).toContain('[keel] [initramfs] exec /sbin/init');
+
+      // the console takes keys but has nothing to give them to: no shell, no login, no prompt
+      const before = vm.lines.length;
+      vm.type('\n\nid\n');
+      await new Promise((r) => setTimeout(r, 2_000));
+      const after = vm.lines.slice(before).join('\n');
+      expect(after).not.toMatch(/login:|[#$] *$|uid=/m);
+      expect(vm.lines.join('\n')).not.toMatch(/^(?:[\w@.-]+:[^\s]*)?[#$] *$/m);
+
+      // SysRq-i from the console kills every process but PID 1: udevd goes down and is started again
+      const runs = await udevdRuns(port);
+      await vm.monitor('sendkey alt-sysrq-i');
+      await vm.waitForLine(/sysrq: Kill All Tasks/i, { timeoutMs: 60_000 });
+      await retry(
+        'udevd started again',
+        async () => expect(await udevdRuns(port)).toBeGreaterThan(runs),
+        120_000,
+      );
+      await retry('udevd running', async () =>
+        expect((await serviceStates(port)).get('udevd')).toMatchObject({ state: 'Running' }),
+      );
+
+      // reboot through the API: the kernel starts again and the node has a new boot id
+      const rebootFrom = vm.lines.length;
+      await callUnary(client('machine.MachineService', port, admin()), 'Reboot', {});
+      await vm.waitForLine(/Linux version/, { from: rebootFrom, timeoutMs: BOOT_MS });
+      await vm.waitForLine(/apply-config --insecure/, { from: rebootFrom, timeoutMs: BOOT_MS });
+      // the config lived in memory: the node is back in maintenance mode until installs exist
+      await retry('Version after reboot', () => version(port, anonymous()));
+      await applyConfig(port);
+      await vm.waitForLine(/node running/, { from: rebootFrom, timeoutMs: BOOT_MS });
+      const newBootId = await retry('boot id after reboot', () =>
+        getResource(port, admin(), 'BootIDs.runtime.talos.dev', 'boot-id'),
+      );
+      expect(newBootId).not.toBe(bootId);
+
+      // shutdown through the API powers the VM off: QEMU exits by itself
+      await callUnary(client('machine.MachineService', port, admin()), 'Shutdown', {});
+      const ended = await Promise.race([
+        vm.ended,
+        new Promise<'timeout'>((r) => setTimeout(() => r('timeout'), 180_000)),
+      ]);
+      expect(ended).toEqual({ code: 0, signal: null });
+      expect(vm.lines.join('\n')).toMatch(/reboot: Power down/);
+    },
+    30 * 60_000,
+  );
+
+  it(
+    'boots the UKI under UEFI firmware from the raw disk image',
+    async () => {
+      const port = await freePort();
+      const vm = boot({
+        boot: { kind: 'disk', path: artefact('keel.raw') },
+        firmware: 'uefi',
+        apiPort: port,
+      });
+      await vm.waitForLine(/apply-config --insecure/, { timeoutMs: BOOT_MS });
+      const v = await retry('maintenance Version', () => version(port, anonymous()));
+      expect((v.version as Reply).tag).toBe(PACKAGE_VERSION);
+      // systemd-stub handed the UKI's own command line to the kernel
+      expect(vm.lines.join('\n')).toMatch(/Command line:.*printk\.devkmsg=on/);
+    },
+    15 * 60_000,
+  );
+});

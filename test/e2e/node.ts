@@ -1,0 +1,79 @@
+// What the end-to-end tests need around a VM: the built artefacts, gRPC clients over the forwarded port,
+// and retries while the node's API comes and goes (boot, leaving maintenance, reboot).
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { type ChannelCredentials, type Client, credentials } from '@grpc/grpc-js';
+import { startVm, type Vm, type VmOptions } from '../../scripts/lib/qemu.js';
+import { callUnary, type Reply, serviceClient } from '../api/fixtures.js';
+
+export const ROOT = fileURLToPath(new URL('../../', import.meta.url));
+export const OUT = join(ROOT, '_out');
+
+/** artefact is a built image file; the message says how to build it instead of a bare ENOENT. */
+export function artefact(name: string): string {
+  const p = join(OUT, name);
+  if (!existsSync(p)) throw new Error(`${p} is missing: build the images first with \`make image\``);
+  return p;
+}
+
+const vms: Vm[] = [];
+const clients: Client[] = [];
+
+/** boot starts a VM that cleanup() kills, whatever the test did. */
+export function boot(opts: VmOptions): Vm {
+  const vm = startVm(opts);
+  vms.push(vm);
+  return vm;
+}
+
+export async function cleanup(): Promise<void> {
+  for (const c of clients.splice(0)) c.close();
+  for (const vm of vms.splice(0)) {
+    vm.kill();
+    await vm.ended;
+  }
+}
+
+/** anonymous is TLS without a client certificate, trusting anything: what maintenance mode takes. */
+export const anonymous = (): ChannelCredentials =>
+  credentials.createSsl(null, null, null, {
+    rejectUnauthorized: false,
+    checkServerIdentity: () => undefined,
+  });
+
+export function client(service: string, port: number, creds: ChannelCredentials): Client {
+  const c = serviceClient(service, `127.0.0.1:${port}`, creds);
+  clients.push(c);
+  return c;
+}
+
+/** retry calls until it succeeds: the forwarded port accepts before the node listens behind it. */
+export async function retry<T>(what: string, fn: () => Promise<T>, timeoutMs = 240_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  let last: unknown;
+  while (Date.now() < deadline) {
+    try {
+      return await fn();
+    } catch (e) {
+      last = e;
+      await new Promise((r) => setTimeout(r, 1_000));
+    }
+  }
+  throw new Error(`${what}: still failing after ${timeoutMs} ms: ${(last as Error)?.message}`);
+}
+
+/** version asks machine.MachineService/Version once, with a deadline. */
+export async function version(port: number, creds: ChannelCredentials): Promise<Reply> {
+  const m = client('machine.MachineService', port, creds);
+  const deadline = new Date(Date.now() + 10_000);
+  const reply = await new Promise<Reply>((resolve, reject) => {
+    (m as unknown as { Version: Function }).Version({}, { deadline }, (err: Error | null, r: Reply) =>
+      err ? reject(err) : resolve(r),
+    );
+  });
+  m.close();
+  return (reply.messages as Reply[])[0]!;
+}
+
+export { callUnary };

@@ -1,0 +1,74 @@
+/*
+ * Test payload: installed as /sbin/init of a test rootfs.sqsh, it reports what stage 1 handed over and
+ * exits, which ends the PID namespace. It writes to fd 3 when the test passed one, because stage 1 points
+ * fds 0-2 at /dev/console, which in a namespace on a host is the host's console.
+ */
+#define _GNU_SOURCE
+#include <dirent.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+static void dump_file(FILE *out, const char *key, const char *path) {
+  char line[4096];
+  FILE *f = fopen(path, "r");
+  if (!f) {
+    fprintf(out, "%s (unreadable %s)\n", key, path);
+    return;
+  }
+  while (fgets(line, sizeof line, f)) fprintf(out, "%s %s%s", key, line, strchr(line, '\n') ? "" : "\n");
+  fclose(f);
+}
+
+/* the loop device backing "/", found in mountinfo ("... mountpoint ... - fstype source options") */
+static void dump_root_loop(FILE *out) {
+  char line[4096], mnt[PATH_MAX], fstype[64], source[64];
+  FILE *f = fopen("/proc/self/mountinfo", "r");
+  if (!f) return;
+  while (fgets(line, sizeof line, f)) {
+    char *sep = strstr(line, " - ");
+    if (!sep || sscanf(line, "%*s %*s %*s %*s %4095s", mnt) != 1) continue;
+    if (sscanf(sep, " - %63s %63s", fstype, source) != 2) continue;
+    if (strcmp(mnt, "/") != 0 || strncmp(source, "/dev/loop", 9) != 0) continue;
+    const char *attrs[] = {"loop/backing_file", "loop/autoclear", "ro"};
+    for (size_t i = 0; i < sizeof attrs / sizeof attrs[0]; i++) {
+      char path[256], key[256];
+      snprintf(path, sizeof path, "/sys/block/%s/%s", source + 5, attrs[i]);
+      snprintf(key, sizeof key, "loop %s %s", source + 5, attrs[i]);
+      dump_file(out, key, path);
+    }
+  }
+  fclose(f);
+}
+
+static void list_dir(FILE *out, const char *key, const char *path, int links) {
+  DIR *d = opendir(path);
+  if (!d) return;
+  for (struct dirent *e; (e = readdir(d));) {
+    if (e->d_name[0] == '.' && (!e->d_name[1] || (e->d_name[1] == '.' && !e->d_name[2]))) continue;
+    char target[PATH_MAX] = "", full[PATH_MAX];
+    snprintf(full, sizeof full, "%s/%s", path, e->d_name);
+    ssize_t n = links ? readlink(full, target, sizeof target - 1) : -1;
+    if (n >= 0) target[n] = '\0';
+    fprintf(out, "%s %s%s%s\n", key, e->d_name, n >= 0 ? " -> " : "", target);
+  }
+  closedir(d);
+}
+
+int main(int argc, char **argv, char **envp) {
+  FILE *out = fdopen(fcntl(3, F_GETFD) >= 0 ? 3 : 1, "w");
+  if (!out) return 1;
+  fprintf(out, "pid %d\n", (int)getpid());
+  fprintf(out, "argc %d\n", argc);
+  for (int i = 0; i < argc; i++) fprintf(out, "argv %s\n", argv[i]);
+  for (char **e = envp; *e; e++) fprintf(out, "env %s\n", *e);
+  dump_file(out, "mountinfo", "/proc/self/mountinfo");
+  list_dir(out, "rootdir", "/", 0);
+  list_dir(out, "fd", "/proc/self/fd", 1);
+  dump_root_loop(out);
+  fprintf(out, "end\n");
+  fclose(out);
+  return 0;
+}
