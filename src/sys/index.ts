@@ -10,6 +10,7 @@ export * from './flock.js';
 export * from './hostname.js';
 export * from './ioctl-loop.js';
 export * from './kmsg.js';
+export * from './memory.js';
 export * from './module.js';
 export * from './mount.js';
 export * from './mountinfo.js';

@@ -98,7 +98,12 @@ describe('stage 1 as PID 1 of an initramfs', () => {
     expect(rep.get('end'), r.report()).toEqual(['']);
     expect(rep.get('pid')).toEqual(['1']);
     expect(rep.get('argv')).toEqual(['/sbin/init']);
-    expect(rep.get('env')).toEqual(['PATH=/usr/bin:/usr/sbin:/bin:/sbin', 'HOME=/', 'TERM=linux']);
+    expect(rep.get('env')).toEqual([
+      'NODE_OPTIONS=--v8-pool-size=1',
+      'PATH=/usr/bin:/usr/sbin:/bin:/sbin',
+      'HOME=/',
+      'TERM=linux',
+    ]);
 
     // "/" is the squashfs on a loop device; the pseudo filesystems were moved under it
     const mounts = (rep.get('mountinfo') ?? []).map(parseMount);

@@ -3,12 +3,16 @@
 // times from dmesg.
 import { keelVersion } from '../../api/version.js';
 import { openKmsgWriter } from '../../sys/kmsg.js';
+import { trimStartupMemory } from '../memory-trim.js';
 import { applyConfigHint, nodeAddresses } from './console-hint.js';
 import { type Node, startNode } from './start-node.js';
 
 /** the STATE partition's mount point on a node */
 export const PID1_STATE_DIR = '/system/state';
 export const PID1_API_ADDRESS = '0.0.0.0:50000';
+
+/** how long after an API starts listening PID 1 counts as idle and drops its start-up pages */
+export const TRIM_AFTER_MS = 10_000;
 
 /** What startNode prints once an API listens: the maintenance hint, or the mutual TLS server. */
 const MAINTENANCE_LISTENING = 'maintenance mode: the node waits for a machine configuration';
@@ -21,6 +25,8 @@ export interface Pid1Options {
   readonly console?: (line: string) => void;
   /** a kernel log record; default /dev/kmsg, failures ignored */
   readonly kmsg?: (message: string) => void;
+  /** drops start-up pages once idle; default trimStartupMemory */
+  readonly trim?: () => { residentBefore: number; residentAfter: number };
 }
 
 const stdoutConsole = (line: string) => {
@@ -47,17 +53,34 @@ export function runPid1(opts: Pid1Options = {}): Promise<Node> {
   const kmsg = opts.kmsg ?? kmsgRecord;
   const address = opts.apiAddress ?? PID1_API_ADDRESS;
   const port = Number(address.slice(address.lastIndexOf(':') + 1));
+  const trim = opts.trim ?? trimStartupMemory;
+  // each stage's start (maintenance, then normal mode) touches code it will not run again for a long time
+  const trimWhenIdle = () => {
+    setTimeout(() => {
+      try {
+        const r = trim();
+        const mib = (n: number) => (n / 1024 / 1024).toFixed(1);
+        out(
+          `[keel] start-up pages returned: resident ${mib(r.residentBefore)} → ${mib(r.residentAfter)} MiB`,
+        );
+      } catch (e) {
+        out(`[keel] could not return start-up pages: ${(e as Error).message}`);
+      }
+    }, TRIM_AFTER_MS).unref();
+  };
   // the node tells the console when an API listens; that line is the moment the API is ready
   const console = (line: string) => {
     out(line);
     if (line.includes(MAINTENANCE_LISTENING)) {
       kmsg('[keel] api ready (maintenance)');
+      trimWhenIdle();
       // after the rest of the API's maintenance lines, which are printed in one go
       setImmediate(() => {
         for (const l of applyConfigHint(nodeAddresses(), port)) out(l);
       });
     } else if (line.includes(MTLS_LISTENING)) {
       kmsg('[keel] api ready (mutual TLS)');
+      trimWhenIdle();
     }
   };
   return startNode({
