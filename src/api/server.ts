@@ -47,6 +47,8 @@ export interface StartApiServerOptions {
   readonly identity?: NodeIdentity;
   /** maintenance mode's throw-away PKI; minted when absent */
   readonly maintenance?: MaintenanceIdentity;
+  /** addresses the maintenance hint names; default the bound address (useless when it is 0.0.0.0) */
+  readonly advertise?: readonly string[];
   /** handlers by full method path; Version is built in unless given here */
   readonly handlers?: HandlerMap;
   /** `nodes` entries that mean this node (its IPs, hostname); the bound `host:port` always counts */
@@ -172,7 +174,10 @@ export async function startApiServer(opts: StartApiServerOptions): Promise<ApiSe
     ...(maintenance
       ? {
           fingerprint: maintenance.fingerprint,
-          consoleLines: maintenanceConsoleLines([address], maintenance.fingerprint),
+          consoleLines: maintenanceConsoleLines(
+            opts.advertise?.length ? opts.advertise : [address],
+            maintenance.fingerprint,
+          ),
         }
       : {}),
     rotate: (next) => tls.rotate(next),

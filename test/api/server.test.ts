@@ -87,6 +87,13 @@ describe('startApiServer', () => {
     expect((await errorOf(callUnary(c, 'ApplyConfiguration', {}))).code).toBe(status.UNIMPLEMENTED);
   });
 
+  it('names the advertised addresses in the maintenance hint instead of the bound one', async () => {
+    const s = await start({ mode: 'maintenance', advertise: ['10.0.2.15', '192.0.2.7'] });
+    expect(s.consoleLines).toContain('reachable at: 10.0.2.15, 192.0.2.7');
+    expect(s.consoleLines?.some((l) => l.includes('--nodes 10.0.2.15 --file'))).toBe(true);
+    expect(s.consoleLines?.join('\n')).not.toContain(s.address);
+  });
+
   it('refuses a normal-mode client without a certificate at the handshake', async () => {
     const s = await start();
     const c = client('machine.MachineService', s.address, tlsOnly(pki.osCA.crt));

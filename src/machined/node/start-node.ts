@@ -27,6 +27,7 @@ import { apidService } from './apid-service.js';
 import { clientIssuer } from './client-issuer.js';
 import { nodeConfigHost } from './config-host.js';
 import { persistConfig, readPersistedConfig } from './config-store.js';
+import { nodeAddresses } from './console-hint.js';
 import { publishHostIdentity } from './host-identity.js';
 import { pumpKernelLog } from './kernel-log.js';
 import { serviceConditions } from './readiness.js';
@@ -169,6 +170,8 @@ export async function startNode(opts: NodeOptions): Promise<Node> {
       await machined.setStage('maintenance');
       maintenanceServer = await startApiServer({
         address,
+        // a wildcard bind says nothing to the reader of the console: name the node's own addresses
+        ...(address.startsWith('0.0.0.0:') ? { advertise: nodeAddresses() } : {}),
         mode: 'maintenance',
         state,
         handlers,
