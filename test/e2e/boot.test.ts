@@ -6,36 +6,23 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { ChannelCredentials } from '@grpc/grpc-js';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
-import {
-  type Config,
-  encode,
-  generateConfigs,
-  mintAdminCertificate,
-  mintSecrets,
-  type SecretsBundle,
-} from '../../src/config/index.js';
-import { callStream, mtls, type Reply } from '../api/fixtures.js';
+import { type Config, encode } from '../../src/config/index.js';
+import { callStream, type Reply } from '../api/fixtures.js';
+import { testCluster } from '../machined/node/cluster.js';
 import { freePort } from '../machined/node/harness.js';
 import { anonymous, artefact, boot, callUnary, cleanup, client, ROOT, retry, version } from './node.js';
 
 const BOOT_MS = 300_000;
-const pem = (b64: string) => Buffer.from(b64, 'base64').toString('utf8');
 const PACKAGE_VERSION = `v${JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')).version}`;
 
-let bundle: SecretsBundle;
 let controlplane: Config;
 let admin: () => ChannelCredentials;
 
 beforeAll(async () => {
-  bundle = await mintSecrets();
   // 10.0.2.15 is the address QEMU's user network hands the guest
-  controlplane = generateConfigs({
-    clusterName: 'keel-e2e',
-    endpoint: 'https://10.0.2.15:6443',
-    secrets: bundle,
-  }).controlplane;
-  const a = await mintAdminCertificate(bundle);
-  admin = () => mtls(pem(bundle.certs.os.crt), { crt: pem(a.crt), key: pem(a.key) });
+  const cluster = await testCluster('keel-e2e', 'https://10.0.2.15:6443');
+  controlplane = cluster.controlplane;
+  admin = cluster.adminCreds;
 });
 
 afterEach(cleanup);

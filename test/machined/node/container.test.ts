@@ -3,17 +3,11 @@
 // config across a restart and ends cleanly on Shutdown.
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { type Client, credentials, status } from '@grpc/grpc-js';
+import { type ChannelCredentials, type Client, credentials, status } from '@grpc/grpc-js';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
-import {
-  type Config,
-  encode,
-  generateConfigs,
-  mintAdminCertificate,
-  mintSecrets,
-  type SecretsBundle,
-} from '../../../src/config/index.js';
-import { callStream, callUnary, errorOf, mtls, type Reply, serviceClient } from '../../api/fixtures.js';
+import { type Config, encode } from '../../../src/config/index.js';
+import { callStream, callUnary, errorOf, type Reply, serviceClient } from '../../api/fixtures.js';
+import { testCluster } from './cluster.js';
 import { cleanup, freePort, spawnNode, tempStateDir } from './harness.js';
 
 const insecure = () =>
@@ -22,11 +16,10 @@ const insecure = () =>
     checkServerIdentity: () => undefined,
   });
 
-const pem = (b64: string) => Buffer.from(b64, 'base64').toString('utf8');
+const _pem = (b64: string) => Buffer.from(b64, 'base64').toString('utf8');
 
-let bundle: SecretsBundle;
 let controlplane: Config;
-let admin: { crt: string; key: string };
+let adminCreds: () => ChannelCredentials;
 const clients: Client[] = [];
 
 const client = (service: string, address: string, creds = insecure()) => {
@@ -40,22 +33,13 @@ const KMSG_MARKER = `keel-container-test-${process.pid}-${Date.now()}`;
 
 beforeAll(async () => {
   writeFileSync('/dev/kmsg', `${KMSG_MARKER}\n`);
-  bundle = await mintSecrets();
-  controlplane = generateConfigs({
-    clusterName: 'keel-test',
-    endpoint: 'https://127.0.0.1:6443',
-    secrets: bundle,
-  }).controlplane;
-  const a = await mintAdminCertificate(bundle);
-  admin = { crt: pem(a.crt), key: pem(a.key) };
+  ({ controlplane, adminCreds } = await testCluster('keel-test', 'https://127.0.0.1:6443'));
 });
 
 afterEach(async () => {
   for (const c of clients.splice(0)) c.close();
   await cleanup();
 });
-
-const adminCreds = () => mtls(pem(bundle.certs.os.crt), admin);
 
 /** startMaintenanceNode spawns a node on an empty state directory and waits for its console hint. */
 async function startMaintenanceNode() {

@@ -2,21 +2,14 @@
 // over mutual TLS and gets a well-formed answer, every RPC without a handler answers UNIMPLEMENTED with a
 // message, and an API handler that throws or rejects fails its call without taking the process down.
 import { gunzipSync } from 'node:zlib';
-import { type Client, credentials, type ServiceError, status } from '@grpc/grpc-js';
+import { type ChannelCredentials, type Client, credentials, type ServiceError, status } from '@grpc/grpc-js';
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { type HandlerMap, serverStreamHandler, unaryHandler } from '../../../src/api/handlers.js';
 import { systemInfoHandlers } from '../../../src/api/machine/index.js';
 import { type StatefulDeps, statefulHandlers } from '../../../src/api/machine-stateful/index.js';
 import { loadApiProto } from '../../../src/api/proto.js';
 import { type ApiServer, startApiServer } from '../../../src/api/server.js';
-import {
-  type Config,
-  encode,
-  generateConfigs,
-  mintAdminCertificate,
-  mintSecrets,
-  type SecretsBundle,
-} from '../../../src/config/index.js';
+import { type Config, encode } from '../../../src/config/index.js';
 import {
   callStream,
   callUnary,
@@ -29,6 +22,7 @@ import {
   serviceClient,
   takeStream,
 } from '../../api/fixtures.js';
+import { testCluster } from './cluster.js';
 import { cleanup, freePort, type NodeProcess, spawnNode, tempStateDir } from './harness.js';
 
 /** The Talos services this acceptance covers; COSI State has its own tests. */
@@ -83,28 +77,20 @@ function handledPaths(): Set<string> {
   ]);
 }
 
-const pem = (b64: string) => Buffer.from(b64, 'base64').toString('utf8');
+const _pem = (b64: string) => Buffer.from(b64, 'base64').toString('utf8');
 const insecure = () =>
   credentials.createSsl(null, null, null, {
     rejectUnauthorized: false,
     checkServerIdentity: () => undefined,
   });
 
-let bundle: SecretsBundle;
 let controlplane: Config;
-let admin: { crt: string; key: string };
+let adminCreds: () => ChannelCredentials;
 const clients: Client[] = [];
 const servers: ApiServer[] = [];
 
 beforeAll(async () => {
-  bundle = await mintSecrets();
-  controlplane = generateConfigs({
-    clusterName: 'keel-every-rpc',
-    endpoint: 'https://127.0.0.1:6443',
-    secrets: bundle,
-  }).controlplane;
-  const a = await mintAdminCertificate(bundle);
-  admin = { crt: pem(a.crt), key: pem(a.key) };
+  ({ controlplane, adminCreds } = await testCluster('keel-every-rpc', 'https://127.0.0.1:6443'));
 });
 
 afterEach(async () => {
@@ -302,7 +288,7 @@ describe('every RPC against a container node over mutual TLS', () => {
     expect(handled.has(SHUTDOWN)).toBe(true);
 
     const node = await configuredNode();
-    const creds = mtls(pem(bundle.certs.os.crt), admin);
+    const creds = adminCreds();
     const c: Clients = {
       machine: client('machine.MachineService', node.address, creds),
       storage: client('storage.StorageService', node.address, creds),
@@ -330,7 +316,7 @@ describe('every RPC against a container node over mutual TLS', () => {
     expect(missing.length).toBeGreaterThan(0);
 
     const node = await configuredNode();
-    const creds = mtls(pem(bundle.certs.os.crt), admin);
+    const creds = adminCreds();
     const byService = new Map(SERVICES.map((s) => [s, client(s, node.address, creds)]));
     const wrong: string[] = [];
     for (const m of missing) {
