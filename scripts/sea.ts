@@ -175,7 +175,7 @@ export function protoDescriptors(): Record<string, unknown> {
 
 /**
  * protoPlugin gives the bundle a proto-loader whose loadSync starts from the prebuilt descriptors for the
- * proto sets it knows, and embeds the .proto files for anything else: only the two places that touch the
+ * proto sets it knows, with definitions built on first use (src/api/proto-lazy.ts), and embeds the .proto files for anything else: only the two places that touch the
  * disk (proto-loader's include-path check and protobufjs' file read) see them first, for paths under
  * SEA_ROOT. A proto directory set through the environment is read from disk as before.
  */
@@ -211,14 +211,17 @@ module.exports = Object.create(fs, {
       contents: `
 import protobuf from 'protobufjs';
 import protoFs from 'proto-fs';
-import { fromJSON, loadSync as parseSync } from '@grpc/proto-loader';
+import { loadSync as parseSync } from '@grpc/proto-loader';
+import { lazyPackageDefinition } from ${JSON.stringify(join(REPO, 'src/api/proto-lazy.ts'))};
 // protobufjs reads files through util.fs, looked up at each load
 protobuf.util.fs = protoFs;
 const DESCRIPTORS = new Map(Object.entries(${JSON.stringify(protoDescriptors())}));
 const embedded = (dirs) => (dirs ?? []).every((d) => d.startsWith(${JSON.stringify(SEA_ROOT)}));
 export function loadSync(files, options = {}) {
   const json = DESCRIPTORS.get(JSON.stringify([files].flat()));
-  return json && embedded(options.includeDirs) ? fromJSON(json, options) : parseSync(files, options);
+  return json && embedded(options.includeDirs)
+    ? lazyPackageDefinition(protobuf.Root.fromJSON(json), options)
+    : parseSync(files, options);
 }
 export * from '@grpc/proto-loader';`,
     }));
