@@ -24,14 +24,13 @@ import {
   LOADER_OPTIONS as COSI_LOADER_OPTIONS,
   PROTO_FILES as COSI_PROTO_FILES,
 } from '../src/cosi/api/proto.js';
+import { KOFFI_NODE_PATH } from './lib/image-layout.js';
 
 const REPO = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const ENTRY = join(REPO, 'src/machined/entry.ts');
 const KOFFI_NODE = join(REPO, 'node_modules/@koromix/koffi-linux-x64/linux_x64/koffi.node');
 /** the postject fuse Node 20 looks for to know a blob was injected */
 const SEA_FUSE = 'NODE_SEA_FUSE_fce680ab2cc467b6e072b8b5df1996b2';
-/** where the node image puts koffi's addon; KEEL_KOFFI_NODE overrides it (tests) */
-export const KOFFI_NODE_PATH = '/usr/lib/keel/koffi.node';
 /**
  * Inside the bundle a module's import.meta.url is `file:///keel-sea/<path in the repo>`: stable across
  * checkouts (reproducible, no build machine paths), and the key under which the protos are embedded.

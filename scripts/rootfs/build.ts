@@ -17,6 +17,7 @@ import {
 } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, posix } from 'node:path';
+import { KOFFI_NODE_PATH } from '../lib/image-layout.js';
 import { type Deb, debCacheDir, extractDeb, fetchDeb } from './debs.js';
 import { RootfsError } from './errors.js';
 import { parseManifest } from './manifest.js';
@@ -44,7 +45,6 @@ export interface BuildResult {
 }
 
 export const SEA_PATH = '/usr/sbin/init';
-export const KOFFI_PATH = '/usr/lib/keel/koffi.node';
 /**
  * Directories machined and stage 1 mount over (/dev /proc /sys moved in, tmpfs on /run /system /tmp,
  * cgroup2 inside /sys, EPHEMERAL on /var) plus the merged-/usr targets; nothing else is pre-created.
@@ -119,9 +119,9 @@ export async function buildRootfs(o: BuildOptions): Promise<BuildResult> {
       debs.set(name, deb);
     }
     index.add('keel', SEA_PATH, { kind: 'file', host: sea, mode: 0o755 });
-    index.add('keel', KOFFI_PATH, { kind: 'file', host: koffi, mode: 0o644 });
+    index.add('keel', KOFFI_NODE_PATH, { kind: 'file', host: koffi, mode: 0o644 });
 
-    const { entries, missing } = await select(index, manifest, [SEA_PATH, KOFFI_PATH]);
+    const { entries, missing } = await select(index, manifest, [SEA_PATH, KOFFI_NODE_PATH]);
     if (missing.length) throw new RootfsError('closure', await describeMissing(missing));
     const used = new Set([...entries.values()].map((e) => e.pkg));
     for (const l of manifest.libraries)

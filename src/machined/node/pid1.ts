@@ -5,7 +5,7 @@ import { keelVersion } from '../../api/version.js';
 import { openKmsgWriter } from '../../sys/kmsg.js';
 import { trimStartupMemory } from '../memory-trim.js';
 import { applyConfigHint, nodeAddresses } from './console-hint.js';
-import { type Node, startNode } from './start-node.js';
+import { type ApiListening, type Node, startNode } from './start-node.js';
 
 /** the STATE partition's mount point on a node */
 export const PID1_STATE_DIR = '/system/state';
@@ -13,10 +13,6 @@ export const PID1_API_ADDRESS = '0.0.0.0:50000';
 
 /** how long after an API starts listening PID 1 counts as idle and drops its start-up pages */
 export const TRIM_AFTER_MS = 10_000;
-
-/** What startNode prints once an API listens: the maintenance hint, or the mutual TLS server. */
-const MAINTENANCE_LISTENING = 'maintenance mode: the node waits for a machine configuration';
-const MTLS_LISTENING = 'api: serving with mutual TLS on ';
 
 export interface Pid1Options {
   /** `host:port` of the API; default 0.0.0.0:50000 */
@@ -68,26 +64,18 @@ export function runPid1(opts: Pid1Options = {}): Promise<Node> {
       }
     }, TRIM_AFTER_MS).unref();
   };
-  // the node tells the console when an API listens; that line is the moment the API is ready
-  const console = (line: string) => {
-    out(line);
-    if (line.includes(MAINTENANCE_LISTENING)) {
-      kmsg('[keel] api ready (maintenance)');
-      trimWhenIdle();
-      // after the rest of the API's maintenance lines, which are printed in one go
-      setImmediate(() => {
-        for (const l of applyConfigHint(nodeAddresses(), port)) out(l);
-      });
-    } else if (line.includes(MTLS_LISTENING)) {
-      kmsg('[keel] api ready (mutual TLS)');
-      trimWhenIdle();
-    }
+  // the moment an API listens is the one the boot timeline calls ready
+  const onApiListening = (mode: ApiListening) => {
+    kmsg(`[keel] api ready (${mode})`);
+    trimWhenIdle();
+    if (mode === 'maintenance') for (const l of applyConfigHint(nodeAddresses(), port)) out(l);
   };
   return startNode({
     mode: 'pid1',
     stateDir: PID1_STATE_DIR,
     apiAddress: address,
-    console,
+    console: out,
+    onApiListening,
     version: keelVersion(),
   });
 }

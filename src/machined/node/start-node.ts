@@ -47,7 +47,11 @@ export interface NodeOptions {
   /** the console: maintenance hints and machined's log lines */
   readonly console?: (line: string) => void;
   readonly version?: VersionInfo;
+  /** told when an API starts listening: maintenance mode, then mutual TLS once configured */
+  readonly onApiListening?: (mode: ApiListening) => void;
 }
+
+export type ApiListening = 'maintenance' | 'mutual TLS';
 
 export interface Node {
   readonly machined: Machined;
@@ -146,7 +150,10 @@ export async function startNode(opts: NodeOptions): Promise<Node> {
       address: () => address,
       handlers,
       ...(opts.version ? { version: opts.version } : {}),
-      onListening: (a) => out(`[machined] api: serving with mutual TLS on ${a}`),
+      onListening: (a) => {
+        out(`[machined] api: serving with mutual TLS on ${a}`);
+        opts.onApiListening?.('mutual TLS');
+      },
     }),
   );
 
@@ -179,6 +186,7 @@ export async function startNode(opts: NodeOptions): Promise<Node> {
       });
       address = maintenanceServer.address;
       for (const line of maintenanceServer.consoleLines ?? []) out(`[machined] ${line}`);
+      opts.onApiListening?.('maintenance');
       cfg = await host.received;
       await maintenanceServer.close({ signal: AbortSignal.timeout(5_000) });
       maintenanceServer = undefined;
