@@ -18,6 +18,8 @@ import { freePort } from '../machined/node/harness.js';
 const run = promisify(execFile);
 const REPO = resolve(fileURLToPath(new URL('../../', import.meta.url)));
 const BUILD_TIMEOUT_MS = 240_000;
+/** Node 20's SeaFlags::kUseCodeCache */
+const SEA_USE_CODE_CACHE = 1 << 2;
 
 /** the environment of the executable: a SEA honours NODE_OPTIONS, which a test runner may have set */
 const seaEnv = (extra: Record<string, string>): NodeJS.ProcessEnv => {
@@ -84,6 +86,15 @@ describe('the single executable', () => {
     expect(sha256(koffi)).toBe(
       sha256(join(REPO, 'node_modules/@koromix/koffi-linux-x64/linux_x64/koffi.node')),
     );
+  });
+
+  it('carries V8 code cache for the bundle in its blob', () => {
+    // the blob's header: a magic word, then Node's SEA flags (bit 2: the code cache follows the script)
+    const blob = readFileSync(join(out, 'sea-build/machined.blob'));
+    const flags = blob.readUInt32LE(4);
+    expect(flags & SEA_USE_CODE_CACHE).toBe(SEA_USE_CODE_CACHE);
+    const script = statSync(join(out, 'sea-build/machined.cjs')).size;
+    expect(blob.length).toBeGreaterThan(script + 64 * 1024);
   });
 
   it(
