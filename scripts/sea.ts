@@ -217,7 +217,7 @@ module.exports = Object.create(fs, {
 import protobuf from 'protobufjs';
 import protoFs from 'proto-fs';
 import { loadSync as parseSync } from '@grpc/proto-loader';
-import { lazyPackageDefinition } from ${JSON.stringify(join(REPO, 'src/api/proto-lazy.ts'))};
+import { lazyPackageDefinition, rootFromJSON } from ${JSON.stringify(join(REPO, 'src/api/proto-lazy.ts'))};
 // protobufjs reads files through util.fs, looked up at each load
 protobuf.util.fs = protoFs;
 const DESCRIPTORS = new Map(Object.entries(${JSON.stringify(protoDescriptors())}));
@@ -225,7 +225,7 @@ const embedded = (dirs) => (dirs ?? []).every((d) => d.startsWith(${JSON.stringi
 export function loadSync(files, options = {}) {
   const json = DESCRIPTORS.get(JSON.stringify([files].flat()));
   return json && embedded(options.includeDirs)
-    ? lazyPackageDefinition(protobuf.Root.fromJSON(json), options)
+    ? lazyPackageDefinition(rootFromJSON(json), options)
     : parseSync(files, options);
 }
 export * from '@grpc/proto-loader';`,

@@ -4,7 +4,7 @@ import protobuf from 'protobufjs';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { protoDescriptors } from '../../scripts/sea.js';
 import { API_LOADER_OPTIONS, API_PROTO_FILES } from '../../src/api/proto.js';
-import { camelCase, lazyPackageDefinition } from '../../src/api/proto-lazy.js';
+import { camelCase, lazyPackageDefinition, rootFromJSON } from '../../src/api/proto-lazy.js';
 
 const lodashCamelCase = createRequire(import.meta.url)('lodash.camelcase') as (s: string) => string;
 
@@ -14,10 +14,29 @@ let lazy: PackageDefinition;
 
 type Def = Record<string, unknown>;
 
+/** a value for each scalar protobuf type (64-bit ones as proto-loader's longs: String) */
+const SCALAR_SAMPLES: Record<string, unknown> = {
+  string: 'x',
+  bytes: Buffer.from([1, 2]),
+  bool: true,
+  int32: -3,
+  uint32: 3,
+  sint32: -3,
+  fixed32: 3,
+  sfixed32: -3,
+  int64: '-5',
+  uint64: '5',
+  sint64: '-5',
+  fixed64: '5',
+  sfixed64: '-5',
+  float: 1.5,
+  double: 2.5,
+};
+
 beforeAll(() => {
   json = protoDescriptors()[JSON.stringify([...API_PROTO_FILES])] as protobuf.INamespace;
   eager = fromJSON(json, API_LOADER_OPTIONS);
-  lazy = lazyPackageDefinition(protobuf.Root.fromJSON(json), API_LOADER_OPTIONS);
+  lazy = lazyPackageDefinition(rootFromJSON(json), API_LOADER_OPTIONS);
 });
 
 const services = () => Object.keys(eager).filter((k) => !('format' in (eager[k] as Def)));
@@ -75,6 +94,32 @@ describe("the lazy package definition is proto-loader's, built on demand", () =>
       (e.requestDeserialize as (b: Buffer) => object)(bytes),
     );
     expect(() => (l.requestSerialize as (a: object) => Buffer)([] as unknown as object)).toThrow(/got array/);
+  });
+
+  it('encodes every message byte for byte alike, packed repeated scalars included', () => {
+    // a value for each scalar field (repeated ones get two): the root is resolved type by type on
+    // first use, and the editions features that choose packed encoding must already hold then
+    const sample = (t: protobuf.Type) => {
+      const out: Record<string, unknown> = {};
+      for (const f of t.fieldsArray) {
+        const v = SCALAR_SAMPLES[f.type];
+        if (v !== undefined && !f.map && f.partOf === null) out[f.name] = f.repeated ? [v, v] : v;
+      }
+      return out;
+    };
+    const reference = protobuf.Root.fromJSON(json);
+    // a fresh definition: reading a descriptor (`type`) resolves the whole root
+    const fresh = lazyPackageDefinition(rootFromJSON(json), API_LOADER_OPTIONS);
+    let packed = 0;
+    for (const [name, def] of Object.entries(eager)) {
+      if ((def as Def).format !== 'Protocol Buffer 3 DescriptorProto') continue;
+      const t = reference.lookupType(name);
+      const obj = sample(t);
+      packed += t.fieldsArray.filter((f) => f.repeated && f.packed && f.name in obj).length;
+      const want = ((def as Def).serialize as (a: object) => Buffer)(obj);
+      expect(((fresh[name] as unknown as Def).serialize as (a: object) => Buffer)(obj), name).toEqual(want);
+    }
+    expect(packed).toBeGreaterThan(0);
   });
 
   it("names methods as lodash's camelCase does", () => {
