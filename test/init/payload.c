@@ -9,6 +9,7 @@
 #include <limits.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 static void dump_file(FILE *out, const char *key, const char *path) {
@@ -68,6 +69,10 @@ int main(int argc, char **argv, char **envp) {
   list_dir(out, "rootdir", "/", 0);
   list_dir(out, "fd", "/proc/self/fd", 1);
   dump_root_loop(out);
+  /* children stage 1 left behind (its read-ahead): waited for, as machined's reaper would */
+  for (int status; wait(&status) > 0;)
+    fprintf(out, "child %s %d\n", WIFEXITED(status) ? "exited" : "killed by",
+            WIFEXITED(status) ? WEXITSTATUS(status) : WTERMSIG(status));
   fprintf(out, "end\n");
   fclose(out);
   return 0;
