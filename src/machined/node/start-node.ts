@@ -104,16 +104,25 @@ export async function startNode(opts: NodeOptions): Promise<Node> {
     log: mlog.line,
   });
 
-  for (const c of CONFIG_CONTROLLERS) runtime.register(c);
-  for (const c of secretsControllers()) runtime.register(c);
-  runtime.register(serviceController(events));
   // feeds that run for the node's life: status changes onto the bus, the kernel log into its ring
   const stopFeeds = new AbortController();
   await publishMachineStatus(state, events, stopFeeds.signal);
   pumpKernelLog(logs.serviceLog(KERNEL_LOG), stopFeeds.signal, mlog.line);
   machined.addShutdownHook({ name: 'stopFeeds', run: async () => stopFeeds.abort() });
-  // no network controller runs yet: the host's name and addresses stand in for the node's
-  await publishHostIdentity(state);
+  // The controllers start once the maintenance API listens, or before a stored config is activated:
+  // nothing maintenance mode answers waits for their outputs, and under emulation their first runs
+  // held the API back by over a second (code runs slowest the first time).
+  let controllersStarted: Promise<void> | undefined;
+  const startControllers = () => {
+    controllersStarted ??= (async () => {
+      for (const c of CONFIG_CONTROLLERS) runtime.register(c);
+      for (const c of secretsControllers()) runtime.register(c);
+      runtime.register(serviceController(events));
+      // no network controller runs yet: the host's name and addresses stand in for the node's
+      await publishHostIdentity(state);
+    })();
+    return controllersStarted;
+  };
 
   const power = (action: PowerAction, sequence: 'reboot' | 'shutdown') => (actorId: string) => {
     void sequencer
@@ -168,10 +177,17 @@ export async function startNode(opts: NodeOptions): Promise<Node> {
   });
 
   const boot = async () => {
-    // maintenance mode answers while the Initialize sequence (device coldplug) still runs: reaching the
-    // API must not wait for udev; the config is only activated once Initialize is done
-    const initialized = sequencer.run('initialize');
-    initialized.catch(() => {}); // awaited below; this only keeps an early failure from being unhandled
+    // maintenance mode answers first, then runs the Initialize sequence (device coldplug) while it
+    // waits for a config: reaching the API must not wait for udev, whose start also competed with it
+    // for the CPU; the config is only activated once Initialize is done
+    let initialized: Promise<unknown> | undefined;
+    const initialize = () => {
+      if (!initialized) {
+        initialized = sequencer.run('initialize');
+        initialized.catch(() => {}); // awaited below; this only keeps an early failure from being unhandled
+      }
+      return initialized;
+    };
     let cfg = host.active();
     if (!cfg) {
       await machined.setStage('maintenance');
@@ -187,13 +203,16 @@ export async function startNode(opts: NodeOptions): Promise<Node> {
       address = maintenanceServer.address;
       for (const line of maintenanceServer.consoleLines ?? []) out(`[machined] ${line}`);
       opts.onApiListening?.('maintenance');
+      void initialize();
+      startControllers().catch((e: unknown) => mlog.error(`controllers: ${(e as Error).message}`));
       cfg = await host.received;
       await maintenanceServer.close({ signal: AbortSignal.timeout(5_000) });
       maintenanceServer = undefined;
       out('[machined] maintenance mode: configuration received, leaving maintenance mode');
       await machined.setStage('booting');
     }
-    await initialized;
+    await initialize();
+    await startControllers();
     await host.activate(cfg);
     await sequencer.run('boot');
     // from now on readiness follows the services: every state change re-judges it

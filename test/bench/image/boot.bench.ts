@@ -17,10 +17,16 @@ const cmdline = `${readFileSync('images/cmdline', 'utf8')
   .filter((l) => l.trim() !== '' && !l.trimStart().startsWith('#'))
   .join(' ')} printk.time=1`;
 
-/** kernelTime is the printk timestamp (s) of the first console line matching `re`. */
+/**
+ * kernelTime is the printk timestamp (s) of the first kernel record matching `re`: the last stamp
+ * before the match on its console line, since a record can land in the middle of a line machined was
+ * still writing to the same console.
+ */
 async function kernelTime(vm: Vm, re: RegExp): Promise<number> {
   const line = await vm.waitForLine(re, { timeoutMs: 300_000 });
-  const m = /^\[\s*(\d+\.\d+)\]/.exec(line);
+  const at = re.exec(line)?.index ?? 0;
+  const stamps = [...line.slice(0, at).matchAll(/\[\s*(\d+\.\d+)\]/g)];
+  const m = stamps.at(-1);
   if (!m) throw new Error(`console line without a printk time: ${line}`);
   return Number(m[1]);
 }
