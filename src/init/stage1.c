@@ -3,7 +3,8 @@
  *
  * It mounts the pseudo filesystems, loop-mounts /rootfs.sqsh read-only at /root, switches root the way
  * util-linux switch_root does, frees the initramfs and execs /sbin/init, with a child reading /sbin/init
- * ahead into the page cache. It touches no disks and loads no modules. Extension layers (not yet) would stack over /root as a read-only overlay, as upstream does.
+ * ahead into the page cache. It touches no disks and loads no modules. Extension layers (not yet) would
+ * stack over /root as a read-only overlay, as upstream does.
  *
  * If PID 1 exits the kernel panics, so every failure ends in fail(): halt for ever when the kernel
  * command line says panic=0, otherwise reboot after 10 s.

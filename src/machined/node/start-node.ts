@@ -211,8 +211,7 @@ export async function startNode(opts: NodeOptions): Promise<Node> {
       out('[machined] maintenance mode: configuration received, leaving maintenance mode');
       await machined.setStage('booting');
     }
-    await initialize();
-    await startControllers();
+    await Promise.all([initialize(), startControllers()]);
     await host.activate(cfg);
     await sequencer.run('boot');
     // from now on readiness follows the services: every state change re-judges it
