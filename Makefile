@@ -85,7 +85,7 @@ $(KERNEL): $(HOST_STAMP) $(wildcard kernel-config/*) scripts/kernel.sh scripts/k
 	@mkdir -p $(@D)
 	cp "$$(scripts/kernel.sh)" $@.tmp && mv $@.tmp $@
 
-$(SEA): $(NODE_MODULES_STAMP) $(TS_SOURCES) scripts/sea.ts
+$(SEA): $(NODE_MODULES_STAMP) $(TS_SOURCES) scripts/sea.ts $(wildcard scripts/sea/*.cjs)
 	node --import tsx scripts/sea.ts $(OUT)/sea
 
 $(INIT) $(OUT)/init/floor &: $(HOST_STAMP) src/init/stage1.c src/init/floor.c scripts/init.sh

@@ -39,17 +39,17 @@ const SEA_ROOT = '/keel-sea/';
 /** .proto files loaded at runtime through import.meta.url; embedded because the image has no sources */
 const PROTO_DIRS = ['src/api/proto', 'src/cosi/api/proto'];
 /**
- * The blob carries V8's code cache of the bundle, so a node skips parsing 1.4 MB of script at boot: under
- * TCG about 0.5 s to machined's first line and 1 s more to the maintenance API. V8 rejects a cache made
- * under other flags and then compiles from source, so a bad cache costs time, never the boot.
- */
-const USE_CODE_CACHE = true;
-/**
- * The cache is made under a fixed V8 random seed: with the default (entropy) the serialised strings'
- * layout differs from build to build and the blob is not reproducible. V8 leaves the seed out of the flag
- * hash it checks a cache against, and a node still draws its own seed (for string hashing too) at start.
+ * The blob carries the bundle and V8's code cache of it, trained: scripts/sea/train.cjs runs machined's
+ * module loading and the pure parts of a maintenance start before it writes the cache, so the cache holds
+ * the bytecode of every function that runs before the API answers, not only the top level that Node's own
+ * SEA code cache covers. The cache is made under a fixed V8 random seed: with the default (entropy) the
+ * serialised strings' layout differs from build to build and the blob is not reproducible. V8 leaves the
+ * seed out of the flag hash it checks a cache against, and a node still draws its own seed at start.
  */
 const CODE_CACHE_SEED_FLAG = '--random-seed=20201';
+/** the SEA main (scripts/sea/loader.cjs) and the training run that makes the cache it loads */
+const SEA_LOADER = join(REPO, 'scripts/sea/loader.cjs');
+const SEA_TRAIN = join(REPO, 'scripts/sea/train.cjs');
 
 export interface BuildInfo {
   tag: string;
@@ -258,6 +258,23 @@ export async function bundle(outFile: string, info: BuildInfo): Promise<void> {
     throw new Error(`esbuild warnings: ${result.warnings.map((w) => w.text).join('; ')}`);
 }
 
+/**
+ * trainCodeCache runs the training in a node of its own with a clean environment: V8 accepts a cache
+ * only under the flags it was made with, so nothing of this build's own flags (tsx) may leak into it.
+ */
+function trainCodeCache(wrapped: string, cacheFile: string): void {
+  try {
+    execFileSync(process.execPath, [CODE_CACHE_SEED_FLAG, SEA_TRAIN, wrapped, cacheFile], {
+      env: { PATH: process.env.PATH ?? '/usr/bin:/bin', KEEL_KOFFI_NODE: KOFFI_NODE },
+      stdio: 'pipe',
+      encoding: 'utf8',
+    });
+  } catch (e) {
+    const { stdout, stderr } = e as { stdout?: string; stderr?: string };
+    throw new Error(`code-cache training failed:\n${stdout ?? ''}${stderr ?? ''}`, { cause: e });
+  }
+}
+
 const sha256 = (file: string) => createHash('sha256').update(readFileSync(file)).digest('hex');
 
 /** buildSea builds OUTDIR/machined and OUTDIR/koffi.node. */
@@ -269,6 +286,15 @@ export async function buildSea(outDir: string): Promise<SeaResult> {
   const bundleFile = join(work, 'machined.cjs');
   await bundle(bundleFile, info);
 
+  // the bundle as a CommonJS module's body, so loader.cjs can compile it as a script and hand it require
+  const wrapped = join(work, 'machined.js');
+  writeFileSync(
+    wrapped,
+    `(function (exports, require, module, __filename, __dirname) {\n${readFileSync(bundleFile, 'utf8')}\n})`,
+  );
+  trainCodeCache(wrapped, join(work, 'machined.cache'));
+  copyFileSync(SEA_LOADER, join(work, 'loader.cjs'));
+
   const blob = join(work, 'machined.blob');
   const config = join(work, 'sea-config.json');
   writeFileSync(
@@ -276,19 +302,16 @@ export async function buildSea(outDir: string): Promise<SeaResult> {
     `${JSON.stringify(
       // relative: the blob records the main's path as given, and an absolute one would differ per OUTDIR
       {
-        main: 'machined.cjs',
+        main: 'loader.cjs',
         output: 'machined.blob',
         disableExperimentalSEAWarning: true,
-        useCodeCache: USE_CODE_CACHE,
+        assets: { 'machined.js': 'machined.js', 'machined.cache': 'machined.cache' },
       },
       null,
       2,
     )}\n`,
   );
-  execFileSync(process.execPath, [CODE_CACHE_SEED_FLAG, '--experimental-sea-config', config], {
-    cwd: work,
-    stdio: 'pipe',
-  });
+  execFileSync(process.execPath, ['--experimental-sea-config', config], { cwd: work, stdio: 'pipe' });
 
   // strip first: postject adds a note segment that strip would not keep as is
   const tmp = join(out, 'machined.tmp');

@@ -5,6 +5,10 @@ import { openKmsgWriter } from '../sys/kmsg.js';
 
 /** the argument that selects the launcher (CAP_LAUNCHER_ARG in services/cap-launcher.ts) */
 const CAP_LAUNCHER_ARG = '--cap-launcher';
+/** set by the build's code-cache training run (scripts/sea.ts), which must load machined but start nothing */
+const TRAINING_ENV = 'KEEL_CODE_CACHE_TRAINING';
+/** the global under which the training's promise is left for the build (scripts/sea/train.cjs) to await */
+const TRAINING_DONE = Symbol.for('keel.codeCacheTraining');
 /** an API address for tests that run the executable as PID 1 of a namespace; a node uses the default */
 const API_ADDRESS_ENV = 'KEEL_API_ADDRESS';
 
@@ -21,6 +25,9 @@ if (process.argv[2] === CAP_LAUNCHER_ARG && process.pid !== 1) {
       process.exit(127);
     },
   );
+} else if (process.env[TRAINING_ENV] === '1' && process.pid !== 1) {
+  const g = globalThis as Record<symbol, unknown>;
+  g[TRAINING_DONE] = import('./code-cache-training.js').then((m) => m.train());
 } else if (process.pid !== 1) {
   process.stderr.write(
     `machined runs only as PID 1 (this is pid ${process.pid}); to run a node as an ordinary process use container mode (container-entry)\n`,

@@ -8,6 +8,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
+import { Script } from 'node:vm';
 import { type Client, credentials } from '@grpc/grpc-js';
 import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
 import { readKmsg } from '../../src/sys/kmsg.js';
@@ -18,8 +19,6 @@ import { freePort } from '../machined/node/harness.js';
 const run = promisify(execFile);
 const REPO = resolve(fileURLToPath(new URL('../../', import.meta.url)));
 const BUILD_TIMEOUT_MS = 240_000;
-/** Node 20's SeaFlags::kUseCodeCache */
-const SEA_USE_CODE_CACHE = 1 << 2;
 
 /** the environment of the executable: a SEA honours NODE_OPTIONS, which a test runner may have set */
 const seaEnv = (extra: Record<string, string>): NodeJS.ProcessEnv => {
@@ -88,13 +87,18 @@ describe('the single executable', () => {
     );
   });
 
-  it('carries V8 code cache for the bundle in its blob', () => {
-    // the blob's header: a magic word, then Node's SEA flags (bit 2: the code cache follows the script)
+  it('carries the bundle and a code cache trained on it, holding more than its top level', () => {
+    const wrapped = join(out, 'sea-build/machined.js');
+    const cache = readFileSync(join(out, 'sea-build/machined.cache'));
     const blob = readFileSync(join(out, 'sea-build/machined.blob'));
-    const flags = blob.readUInt32LE(4);
-    expect(flags & SEA_USE_CODE_CACHE).toBe(SEA_USE_CODE_CACHE);
-    const script = statSync(join(out, 'sea-build/machined.cjs')).size;
-    expect(blob.length).toBeGreaterThan(script + 64 * 1024);
+    expect(blob.includes(cache)).toBe(true);
+    expect(blob.includes(readFileSync(wrapped))).toBe(true);
+    // what a compile alone caches (the top level and eagerly compiled functions), for comparison: the
+    // training ran machined's module loading and a maintenance API's first answer, which compiled far more
+    const compiledOnly = new Script(readFileSync(wrapped, 'utf8'), {
+      filename: 'machined.js',
+    }).createCachedData();
+    expect(cache.length).toBeGreaterThan(3 * compiledOnly.length);
   });
 
   it(
@@ -103,7 +107,13 @@ describe('the single executable', () => {
       const again = mkdtempSync(join(tmpdir(), 'keel-sea-'));
       dirs.push(again);
       await buildInto(again);
-      for (const f of ['sea-build/machined.cjs', 'sea-build/machined.blob', 'machined', 'koffi.node'])
+      for (const f of [
+        'sea-build/machined.cjs',
+        'sea-build/machined.cache',
+        'sea-build/machined.blob',
+        'machined',
+        'koffi.node',
+      ])
         expect(sha256(join(again, f)), f).toBe(sha256(join(out, f)));
     },
     BUILD_TIMEOUT_MS,
@@ -113,6 +123,18 @@ describe('the single executable', () => {
     const r = await run(exe, [], { env: seaEnv({}) }).catch((e: { code: number; stderr: string }) => e);
     expect(r).toMatchObject({ code: 2 });
     expect((r as { stderr: string }).stderr).toMatch(/only as PID 1.*container mode/);
+    // the loader says so when V8 refuses the trained cache (made under other flags or another V8)
+    expect((r as { stderr: string }).stderr).not.toMatch(/code cache rejected/);
+  });
+
+  it('compiles from source, and says so, when V8 refuses the cache', async () => {
+    // a heap limit is a V8 flag, so it changes the flag hash the cache was made under
+    const r = await run(exe, [], { env: { ...seaEnv({}), NODE_OPTIONS: '--max-old-space-size=300' } }).catch(
+      (e: { code: number; stderr: string }) => e,
+    );
+    expect(r).toMatchObject({ code: 2 });
+    expect((r as { stderr: string }).stderr).toMatch(/code cache rejected: compiling from source/);
+    expect((r as { stderr: string }).stderr).toMatch(/only as PID 1/);
   });
 
   it('is the capability launcher with --cap-launcher: drops the planned capability and execs', async () => {
