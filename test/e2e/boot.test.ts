@@ -70,6 +70,9 @@ describe('the Keel ISO in QEMU', () => {
       expect((v.version as Reply).tag).toBe(PACKAGE_VERSION);
       // the executable's trained code cache was accepted by the node's V8 (else boot takes seconds longer)
       expect(vm.lines.join('\n')).not.toMatch(/code cache rejected/);
+      // the guest keeps its clock on the TSC (read in user space), not the emulated HPET (scripts/lib/qemu.ts)
+      expect(vm.lines.join('\n')).toMatch(/clocksource: Switched to clocksource tsc/);
+      expect(vm.lines.join('\n')).not.toMatch(/Marking TSC unstable/);
       const firstBootId = await getResource(port, anonymous(), 'BootIDs.runtime.talos.dev', 'boot-id').catch(
         () => undefined,
       );
