@@ -1,6 +1,7 @@
 // Builds machined as a Node single executable application: `node --import tsx scripts/sea.ts OUTDIR`.
-// esbuild bundles src/machined/entry.ts into one CommonJS file (a Node 20 SEA main must be CJS), Node
-// turns it into a blob, and postject injects the blob into a stripped copy of this node. Writes
+// esbuild bundles src/machined/entry.ts into one CommonJS file, a training run makes V8's code cache of
+// it, Node turns a small loader (the SEA main, scripts/sea/loader.cjs) with both as assets into a blob,
+// and postject injects the blob into a stripped copy of this node. Writes
 // OUTDIR/machined (0755) and OUTDIR/koffi.node; the intermediates stay in OUTDIR/sea-build/.
 import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
@@ -39,10 +40,10 @@ const SEA_ROOT = '/keel-sea/';
 /** .proto files loaded at runtime through import.meta.url; embedded because the image has no sources */
 const PROTO_DIRS = ['src/api/proto', 'src/cosi/api/proto'];
 /**
- * The blob carries the bundle and V8's code cache of it, trained: scripts/sea/train.cjs runs machined's
- * module loading and the pure parts of a maintenance start before it writes the cache, so the cache holds
- * the bytecode of every function that runs before the API answers, not only the top level that Node's own
- * SEA code cache covers. The cache is made under a fixed V8 random seed: with the default (entropy) the
+ * The blob carries the bundle and V8's code cache of it, trained: scripts/sea/train.cjs loads machined's
+ * modules and serves one Version call in maintenance mode on loopback before it writes the cache, so the
+ * cache holds the bytecode of every function that runs before the API answers, not only the top level
+ * that Node's own SEA code cache covers. The cache is made under a fixed V8 random seed: with the default (entropy) the
  * serialised strings' layout differs from build to build and the blob is not reproducible. V8 leaves the
  * seed out of the flag hash it checks a cache against, and a node still draws its own seed at start.
  */

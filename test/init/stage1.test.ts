@@ -99,7 +99,7 @@ describe('stage 1 as PID 1 of an initramfs', () => {
     expect(rep.get('pid')).toEqual(['1']);
     expect(rep.get('argv')).toEqual(['/sbin/init']);
     expect(rep.get('env')).toEqual([
-      'NODE_OPTIONS=--v8-pool-size=1',
+      'NODE_OPTIONS=--v8-pool-size=1 --use-openssl-ca',
       'PATH=/usr/bin:/usr/sbin:/bin:/sbin',
       'HOME=/',
       'TERM=linux',
