@@ -67,13 +67,18 @@ export async function retry<T>(what: string, fn: () => Promise<T>, timeoutMs = 2
 export async function version(port: number, creds: ChannelCredentials): Promise<Reply> {
   const m = client('machine.MachineService', port, creds);
   const deadline = new Date(Date.now() + 10_000);
-  const reply = await new Promise<Reply>((resolve, reject) => {
-    (m as unknown as { Version: Function }).Version({}, { deadline }, (err: Error | null, r: Reply) =>
-      err ? reject(err) : resolve(r),
-    );
-  });
-  m.close();
-  return (reply.messages as Reply[])[0]!;
+  try {
+    const reply = await new Promise<Reply>((resolve, reject) => {
+      (m as unknown as { Version: Function }).Version({}, { deadline }, (err: Error | null, r: Reply) =>
+        err ? reject(err) : resolve(r),
+      );
+    });
+    return (reply.messages as Reply[])[0]!;
+  } finally {
+    // also after a failure: a channel left open keeps reconnecting, and pollers call this every 100 ms,
+    // so a booting node would meet dozens of TLS handshakes at once the moment it starts listening
+    m.close();
+  }
 }
 
 export { callUnary };
