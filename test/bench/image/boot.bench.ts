@@ -125,62 +125,28 @@ for (let i = 0; i < ROUNDS; i++) {
   floors.push(await bootFloor());
   nodes.push(await bootNode({ idleRss: i === ROUNDS - 1 }));
 }
-const ms = <T>(boots: readonly T[], f: (b: T) => number) => median(boots.map(f));
+/** msFigure prints the median over `boots` of one timing in milliseconds */
+const msFigure = <T>(name: string, boots: readonly T[], f: (b: T) => number) =>
+  figure(name, median(boots.map(f)), 'ms');
 
 await group(
   `boot floor: the same kernel, an init that powers off at once (median of ${ROUNDS})`,
   async () => {
-    figure(
-      'QEMU start → floor init reached (host clock)',
-      ms(floors, (b) => b.reachedMs),
-      'ms',
-    );
-    figure(
-      'kernel start → floor init reached',
-      ms(floors, (b) => b.reached * 1000),
-      'ms',
-    );
-    figure(
-      'QEMU start → powered off',
-      ms(floors, (b) => b.offMs),
-      'ms',
-    );
+    msFigure('QEMU start → floor init reached (host clock)', floors, (b) => b.reachedMs);
+    msFigure('kernel start → floor init reached', floors, (b) => b.reached * 1000);
+    msFigure('QEMU start → powered off', floors, (b) => b.offMs);
   },
 );
 
 await group(
   `boot timeline to the maintenance API (median of ${ROUNDS}, interleaved with the floor; target: API ready ≤ floor + 3 s)`,
   async () => {
-    figure(
-      'kernel start → stage 1 started',
-      ms(nodes, (b) => b.stage1 * 1000),
-      'ms',
-    );
-    figure(
-      'stage 1 started → exec /sbin/init',
-      ms(nodes, (b) => (b.exec - b.stage1) * 1000),
-      'ms',
-    );
-    figure(
-      'exec /sbin/init → machined JS start',
-      ms(nodes, (b) => (b.js - b.exec) * 1000),
-      'ms',
-    );
-    figure(
-      'machined JS start → API ready',
-      ms(nodes, (b) => (b.ready - b.js) * 1000),
-      'ms',
-    );
-    figure(
-      'kernel start → API ready',
-      ms(nodes, (b) => b.ready * 1000),
-      'ms',
-    );
-    figure(
-      'QEMU start → Version answered (host clock)',
-      ms(nodes, (b) => b.answeredMs),
-      'ms',
-    );
+    msFigure('kernel start → stage 1 started', nodes, (b) => b.stage1 * 1000);
+    msFigure('stage 1 started → exec /sbin/init', nodes, (b) => (b.exec - b.stage1) * 1000);
+    msFigure('exec /sbin/init → machined JS start', nodes, (b) => (b.js - b.exec) * 1000);
+    msFigure('machined JS start → API ready', nodes, (b) => (b.ready - b.js) * 1000);
+    msFigure('kernel start → API ready', nodes, (b) => b.ready * 1000);
+    msFigure('QEMU start → Version answered (host clock)', nodes, (b) => b.answeredMs);
     // each node boot against the floor boot just before it, so both saw the same host
     const over = nodes.map((b, i) => b.answeredMs - floors[i]!.offMs);
     figure('API ready minus floor (QEMU start → powered off)', median(over), 'ms', { op: '<=', value: 3000 });
