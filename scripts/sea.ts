@@ -51,6 +51,7 @@ const CODE_CACHE_SEED_FLAG = '--random-seed=20201';
 /** the SEA main (scripts/sea/loader.cjs) and the training run that makes the cache it loads */
 const SEA_LOADER = join(REPO, 'scripts/sea/loader.cjs');
 const SEA_TRAIN = join(REPO, 'scripts/sea/train.cjs');
+const TRAINING_TIMEOUT_MS = 120_000;
 
 export interface BuildInfo {
   tag: string;
@@ -269,10 +270,14 @@ function trainCodeCache(wrapped: string, cacheFile: string): void {
       env: { PATH: process.env.PATH ?? '/usr/bin:/bin', KEEL_KOFFI_NODE: KOFFI_NODE },
       stdio: 'pipe',
       encoding: 'utf8',
+      // a few seconds natively; a training that waits on something that never comes must not hang the build
+      timeout: TRAINING_TIMEOUT_MS,
+      killSignal: 'SIGKILL',
     });
   } catch (e) {
-    const { stdout, stderr } = e as { stdout?: string; stderr?: string };
-    throw new Error(`code-cache training failed:\n${stdout ?? ''}${stderr ?? ''}`, { cause: e });
+    const { stdout, stderr, signal } = e as { stdout?: string; stderr?: string; signal?: string };
+    const why = signal === 'SIGKILL' ? ` (killed after ${TRAINING_TIMEOUT_MS / 1000} s)` : '';
+    throw new Error(`code-cache training failed${why}:\n${stdout ?? ''}${stderr ?? ''}`, { cause: e });
   }
 }
 
