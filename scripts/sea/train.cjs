@@ -1,7 +1,7 @@
 // The code-cache training run of the SEA build: `node --random-seed=N train.cjs BUNDLE CACHE`. Compiles
-// the wrapped bundle exactly as loader.cjs does, lets machined load its modules and run the pure parts of
-// a maintenance start (src/machined/code-cache-training.ts), then writes V8's code cache, which now holds
-// the bytecode of every function that ran, not only of the top level.
+// the wrapped bundle exactly as loader.cjs does, lets machined load its modules and serve one Version call
+// in maintenance mode on loopback (src/machined/code-cache-training.ts), then writes V8's code cache, which
+// now holds the bytecode of every function that ran, not only of the top level.
 'use strict';
 const { readFileSync, writeFileSync } = require('node:fs');
 const { Script } = require('node:vm');
