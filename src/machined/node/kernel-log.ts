@@ -1,18 +1,34 @@
 // The kernel log into its own ring, so the Logs API serves `kernel` beside machined and the services.
 import { dmesgLine } from '../../api/machine/dmesg.js';
-import { bootTimeNs, readKmsgStream } from '../../sys/fs/kmsg-stream.js';
-import { pumpLines } from '../logging/lines.js';
+import {
+  bootTimeNs,
+  type KmsgItem,
+  type KmsgStreamOptions,
+  readKmsgBatches,
+} from '../../sys/fs/kmsg-stream.js';
 import type { LogRing } from '../logging/ring.js';
 
+/** kernelLogText renders a batch of kmsg items as the ring's lines, upstream's dmesg format. */
+export function kernelLogText(batch: readonly KmsgItem[], bootNs: bigint): string {
+  let text = '';
+  for (const item of batch)
+    text += item.type === 'record' ? dmesgLine(item.record, bootNs) : `${item.raw.replace(/\n+$/, '')}\n`;
+  return text;
+}
+
 /** pumpKernelLog follows /dev/kmsg into `ring` until the signal aborts; a failure is logged, never thrown. */
-export function pumpKernelLog(ring: LogRing, signal: AbortSignal, log: (line: string) => void): void {
+export function pumpKernelLog(
+  ring: LogRing,
+  signal: AbortSignal,
+  log: (line: string) => void,
+  source: Pick<KmsgStreamOptions, 'path' | 'pollMs'> = {},
+): Promise<void> {
   const boot = bootTimeNs();
-  async function* lines(): AsyncGenerator<string> {
-    for await (const item of readKmsgStream({ follow: true, signal })) {
-      yield item.type === 'record' ? dmesgLine(item.record, boot) : item.raw;
-    }
-  }
-  pumpLines(lines(), ring, { signal }).catch((e: unknown) => {
+  const opts = { ...source, follow: true, signal };
+  // one ring write per batch: at boot the ring's backlog is hundreds of records
+  return (async () => {
+    for await (const batch of readKmsgBatches(opts)) ring.write(kernelLogText(batch, boot));
+  })().catch((e: unknown) => {
     if (!signal.aborted) log(`kernel log: not collected: ${(e as Error).message}`);
   });
 }

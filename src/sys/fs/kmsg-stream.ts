@@ -1,8 +1,11 @@
 // Streaming the kernel log from /dev/kmsg with non-blocking reads: one read(2) returns one record, EAGAIN
 // means "caught up" (the end without follow; a short wait with follow), EPIPE means records were overwritten.
-import { constants } from 'node:fs';
+// The reads are synchronous and come in batches: a thread-pool round trip per record cost more than the
+// record itself, and at boot the ring holds hundreds of records while the API takes its first calls, so
+// the event loop gets a turn between batches.
+import { constants, readSync } from 'node:fs';
 import { open } from 'node:fs/promises';
-import { setTimeout as delay } from 'node:timers/promises';
+import { setTimeout as delay, setImmediate as yieldToLoop } from 'node:timers/promises';
 import { type KmsgRecord, parseKmsgRecord } from '../kmsg.js';
 import { fsErrorOf } from './errors.js';
 
@@ -18,6 +21,8 @@ export interface KmsgStreamOptions {
    */
   readonly pollMs?: number;
   readonly signal?: AbortSignal;
+  /** most records per batch of readKmsgBatches; default 64 */
+  readonly maxBatch?: number;
 }
 
 const errno = (e: unknown) => (e as NodeJS.ErrnoException | undefined)?.code;
@@ -29,7 +34,16 @@ export type KmsgItem =
 
 /** readKmsgStream yields the ring's records; it ends (without follow) or stops when the signal aborts. */
 export async function* readKmsgStream(opts: KmsgStreamOptions = {}): AsyncGenerator<KmsgItem> {
+  for await (const batch of readKmsgBatches(opts)) yield* batch;
+}
+
+/**
+ * readKmsgBatches yields the ring's records a batch at a time: what the ring holds, up to maxBatch
+ * records, never an empty batch. It ends (without follow) or stops when the signal aborts.
+ */
+export async function* readKmsgBatches(opts: KmsgStreamOptions = {}): AsyncGenerator<KmsgItem[]> {
   const path = opts.path ?? '/dev/kmsg';
+  const maxBatch = opts.maxBatch ?? 64;
   let fh: Awaited<ReturnType<typeof open>>;
   try {
     fh = await open(path, constants.O_RDONLY | constants.O_NONBLOCK);
@@ -39,10 +53,10 @@ export async function* readKmsgStream(opts: KmsgStreamOptions = {}): AsyncGenera
   // a record is at most about 1 KiB of text plus its dictionary; a short buffer makes read(2) fail with EINVAL
   const buf = Buffer.alloc(16 * 1024);
   /** next reads one record, or undefined when the ring has nothing more right now */
-  const next = async (): Promise<string | undefined> => {
+  const next = (): string | undefined => {
     for (;;) {
       try {
-        const { bytesRead } = await fh.read(buf, 0, buf.length, null);
+        const bytesRead = readSync(fh.fd, buf, 0, buf.length, null);
         return bytesRead === 0 ? undefined : buf.toString('utf8', 0, bytesRead);
       } catch (e) {
         if (errno(e) === 'EAGAIN') return undefined;
@@ -52,17 +66,25 @@ export async function* readKmsgStream(opts: KmsgStreamOptions = {}): AsyncGenera
     }
   };
   try {
-    if (opts.tail) while ((await next()) !== undefined) opts.signal?.throwIfAborted();
+    if (opts.tail) {
+      let skipped = next();
+      while (skipped !== undefined) skipped = next();
+    }
     for (;;) {
       opts.signal?.throwIfAborted();
-      const raw = await next();
-      if (raw === undefined) {
-        if (!opts.follow) return;
-        await delay(opts.pollMs ?? 200, undefined, opts.signal ? { signal: opts.signal } : {});
+      const batch: KmsgItem[] = [];
+      for (let raw = next(); raw !== undefined; raw = batch.length < maxBatch ? next() : undefined) {
+        const record = parseKmsgRecord(raw);
+        batch.push(record ? { type: 'record', record } : { type: 'malformed', raw });
+      }
+      if (batch.length > 0) {
+        yield batch;
+        // the reads were synchronous: let the event loop run before the next batch
+        await yieldToLoop();
         continue;
       }
-      const record = parseKmsgRecord(raw);
-      yield record ? { type: 'record', record } : { type: 'malformed', raw };
+      if (!opts.follow) return;
+      await delay(opts.pollMs ?? 200, undefined, opts.signal ? { signal: opts.signal } : {});
     }
   } finally {
     await fh.close();

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { readdirSync, readlinkSync, writeFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { isFsNotFound, type KmsgItem, readKmsgStream } from '../../../src/sys/fs/index.js';
+import { isFsNotFound, type KmsgItem, readKmsgBatches, readKmsgStream } from '../../../src/sys/fs/index.js';
 
 // Reading /dev/kmsg needs CAP_SYSLOG (or dmesg_restrict=0); writing it needs root.
 const mark = () => {
@@ -59,5 +59,23 @@ describe('readKmsgStream', () => {
       .next()
       .catch((e: unknown) => e);
     expect(isFsNotFound(err)).toBe(true);
+  });
+});
+
+describe('readKmsgBatches', () => {
+  it('yields the ring in batches of at most maxBatch records, never empty, in sequence order', async () => {
+    for (let i = 0; i < 5; i++) mark();
+    const last = mark();
+    const sizes: number[] = [];
+    const items: KmsgItem[] = [];
+    for await (const batch of readKmsgBatches({ maxBatch: 4 })) {
+      sizes.push(batch.length);
+      items.push(...batch);
+    }
+    expect(sizes.length).toBeGreaterThan(1);
+    expect(sizes.every((n) => n >= 1 && n <= 4)).toBe(true);
+    expect(texts(items)).toContain(last);
+    const seqs = items.flatMap((i) => (i.type === 'record' ? [i.record.seq] : []));
+    for (let i = 1; i < seqs.length; i++) expect(seqs[i]! > seqs[i - 1]!).toBe(true);
   });
 });
