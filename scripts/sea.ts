@@ -90,7 +90,7 @@ export function buildInfo(): BuildInfo {
 const seaUrl = (file: string) => pathToFileURL(SEA_ROOT + relative(REPO, file)).href;
 
 /** importMetaPlugin gives each module its stable import.meta.url/dirname/filename; CJS has no import.meta. */
-const importMetaPlugin: Plugin = {
+export const importMetaPlugin: Plugin = {
   name: 'import-meta',
   setup(b) {
     b.onLoad({ filter: /\.(ts|js|mjs)$/ }, (args) => {
@@ -186,7 +186,7 @@ export function protoDescriptors(): Record<string, unknown> {
  * disk (proto-loader's include-path check and protobufjs' file read) see them first, for paths under
  * SEA_ROOT. A proto directory set through the environment is read from disk as before.
  */
-const protoPlugin: Plugin = {
+export const protoPlugin: Plugin = {
   name: 'embedded-protos',
   setup(b) {
     b.onResolve({ filter: /^@grpc\/proto-loader$/ }, (args) =>
@@ -216,21 +216,23 @@ module.exports = Object.create(fs, {
       loader: 'js',
       resolveDir: REPO,
       contents: `
-import protobuf from 'protobufjs';
-import protoFs from 'proto-fs';
-import { loadSync as parseSync } from '@grpc/proto-loader';
 import { lazyPackageDefinition, rootFromJSON } from ${JSON.stringify(join(REPO, 'src/api/proto-lazy.ts'))};
-// protobufjs reads files through util.fs, looked up at each load
-protobuf.util.fs = protoFs;
 const DESCRIPTORS = new Map(Object.entries(${JSON.stringify(protoDescriptors())}));
 const embedded = (dirs) => (dirs ?? []).every((d) => d.startsWith(${JSON.stringify(SEA_ROOT)}));
+// proto-loader itself (with protobufjs' descriptor extension and lodash) is loaded only for proto sets
+// that were not prebuilt, and the extension only when a descriptor is read: machined needs neither to boot
+const descriptorExtension = () => require('protobufjs/ext/descriptor/index.js');
+function parseSync(files, options) {
+  // protobufjs reads files through util.fs, looked up at each load
+  require('protobufjs').util.fs = require('proto-fs');
+  return require('@grpc/proto-loader').loadSync(files, options);
+}
 export function loadSync(files, options = {}) {
   const json = DESCRIPTORS.get(JSON.stringify([files].flat()));
   return json && embedded(options.includeDirs)
-    ? lazyPackageDefinition(rootFromJSON(json), options)
+    ? lazyPackageDefinition(rootFromJSON(json), options, descriptorExtension)
     : parseSync(files, options);
-}
-export * from '@grpc/proto-loader';`,
+}`,
     }));
     b.onResolve({ filter: /^proto-fs$/ }, () => ({ path: 'proto-fs', namespace: 'keel-sea' }));
   },

@@ -3,9 +3,12 @@
 // to start. Under emulation that up-front work was about half of loading the API's protos, so the single
 // executable builds each definition (and each method's request/response type) on first access instead.
 // The shapes and values are proto-loader's: the tests compare both field by field.
+// protobufjs' descriptor extension (toDescriptor on reflection objects) is loaded only when a descriptor is
+// first asked for: loading it builds a second protobufjs root, descriptor.proto's, which under emulation
+// cost more than a tenth of a second of every boot while only reflection reads descriptors.
 import type { Options, PackageDefinition } from '@grpc/proto-loader';
 import protobuf from 'protobufjs';
-import descriptor from 'protobufjs/ext/descriptor/index.js';
+import type descriptor from 'protobufjs/ext/descriptor/index.js';
 
 /** how proto-loader renders descriptor protos into plain objects */
 const DESCRIPTOR_OPTIONS = {
@@ -18,6 +21,8 @@ const DESCRIPTOR_OPTIONS = {
 };
 
 type Cls = protobuf.Type;
+/** DescriptorExtension loads (once) and returns protobufjs/ext/descriptor, which patches protobufjs when loaded */
+export type DescriptorExtension = () => typeof descriptor;
 type Descriptorish = { toDescriptor(syntax: string): protobuf.Message & { $type: protobuf.Type } };
 
 /** lazy defines `key` on `target` as computed once, on first read, then a plain value. */
@@ -55,7 +60,8 @@ function deserializer(cls: Cls, options: Options) {
   return (buf: Buffer): object => cls.toObject(cls.decode(buf), options as protobuf.IConversionOptions);
 }
 
-function descriptorObject(obj: Descriptorish & protobuf.ReflectionObject): object {
+function descriptorObject(obj: Descriptorish & protobuf.ReflectionObject, ext: DescriptorExtension): object {
+  ext(); // toDescriptor exists once the extension is loaded
   // a descriptor names field types: everything must be resolved (a no-op once it is)
   obj.root.resolveAll();
   const d = obj.toDescriptor('proto3');
@@ -97,11 +103,18 @@ export function rootFromJSON(
   return root;
 }
 
-/** lazyPackageDefinition is what proto-loader's fromJSON returns for `root`, built on demand. */
-export function lazyPackageDefinition(root: protobuf.Root, options: Options): PackageDefinition {
+/**
+ * lazyPackageDefinition is what proto-loader's fromJSON returns for `root`, built on demand; `ext` is
+ * called the first time a descriptor (a definition's `type` or `fileDescriptorProtos`) is read.
+ */
+export function lazyPackageDefinition(
+  root: protobuf.Root,
+  options: Options,
+  ext: DescriptorExtension,
+): PackageDefinition {
   let files: Buffer[] | undefined;
   const fileDescriptorProtos = () => {
-    files ??= fileBuffers(root);
+    files ??= fileBuffers(root, ext);
     return files;
   };
   const message = (cls: Cls) => {
@@ -110,13 +123,13 @@ export function lazyPackageDefinition(root: protobuf.Root, options: Options): Pa
       serialize: serializer(cls),
       deserialize: deserializer(cls, options),
     };
-    lazy(def, 'type', () => descriptorObject(cls as Cls & Descriptorish));
+    lazy(def, 'type', () => descriptorObject(cls as Cls & Descriptorish, ext));
     lazy(def, 'fileDescriptorProtos', fileDescriptorProtos);
     return def;
   };
   const enumeration = (e: protobuf.Enum) => {
     const def: Record<string, unknown> = { format: 'Protocol Buffer 3 EnumDescriptorProto' };
-    lazy(def, 'type', () => descriptorObject(e as protobuf.Enum & Descriptorish));
+    lazy(def, 'type', () => descriptorObject(e as protobuf.Enum & Descriptorish, ext));
     lazy(def, 'fileDescriptorProtos', fileDescriptorProtos);
     return def;
   };
@@ -157,7 +170,8 @@ export function lazyPackageDefinition(root: protobuf.Root, options: Options): Pa
   return out as unknown as PackageDefinition;
 }
 
-function fileBuffers(root: protobuf.Root): Buffer[] {
+function fileBuffers(root: protobuf.Root, ext: DescriptorExtension): Buffer[] {
+  const descriptor = ext();
   root.resolveAll();
   const set = (root as unknown as { toDescriptor(s: string): { file: object[] } }).toDescriptor('proto3');
   const FileDescriptorProto = (descriptor as unknown as { FileDescriptorProto: protobuf.Type })

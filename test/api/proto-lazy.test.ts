@@ -1,6 +1,7 @@
 import { createRequire } from 'node:module';
 import { fromJSON, type PackageDefinition } from '@grpc/proto-loader';
 import protobuf from 'protobufjs';
+import descriptor from 'protobufjs/ext/descriptor/index.js';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { protoDescriptors } from '../../scripts/sea.js';
 import { API_LOADER_OPTIONS, API_PROTO_FILES } from '../../src/api/proto.js';
@@ -11,6 +12,12 @@ const lodashCamelCase = createRequire(import.meta.url)('lodash.camelcase') as (s
 let json: protobuf.INamespace;
 let eager: PackageDefinition;
 let lazy: PackageDefinition;
+let extensionLoads = 0;
+/** the descriptor extension, as the bundle's loader hands it over: counted */
+const ext = () => {
+  extensionLoads++;
+  return descriptor;
+};
 
 type Def = Record<string, unknown>;
 
@@ -36,12 +43,22 @@ const SCALAR_SAMPLES: Record<string, unknown> = {
 beforeAll(() => {
   json = protoDescriptors()[JSON.stringify([...API_PROTO_FILES])] as protobuf.INamespace;
   eager = fromJSON(json, API_LOADER_OPTIONS);
-  lazy = lazyPackageDefinition(rootFromJSON(json), API_LOADER_OPTIONS);
+  lazy = lazyPackageDefinition(rootFromJSON(json), API_LOADER_OPTIONS, ext);
 });
 
 const services = () => Object.keys(eager).filter((k) => !('format' in (eager[k] as Def)));
 
 describe("the lazy package definition is proto-loader's, built on demand", () => {
+  it('asks for the descriptor extension only when a descriptor is read', () => {
+    const before = extensionLoads;
+    const fresh = lazyPackageDefinition(rootFromJSON(json), API_LOADER_OPTIONS, ext);
+    const version = (fresh['machine.MachineService'] as unknown as Record<string, Def>).Version!;
+    (version.responseSerialize as (a: object) => Buffer)({ messages: [] });
+    expect(extensionLoads).toBe(before);
+    expect((version.requestType as Def).type).toBeDefined();
+    expect(extensionLoads).toBeGreaterThan(before);
+  });
+
   it('names the same services, messages and enums', () => {
     expect(Object.keys(lazy).sort()).toEqual(Object.keys(eager).sort());
     expect(services()).toContain('machine.MachineService');
@@ -109,7 +126,7 @@ describe("the lazy package definition is proto-loader's, built on demand", () =>
     };
     const reference = protobuf.Root.fromJSON(json);
     // a fresh definition: reading a descriptor (`type`) resolves the whole root
-    const fresh = lazyPackageDefinition(rootFromJSON(json), API_LOADER_OPTIONS);
+    const fresh = lazyPackageDefinition(rootFromJSON(json), API_LOADER_OPTIONS, ext);
     let packed = 0;
     for (const [name, def] of Object.entries(eager)) {
       if ((def as Def).format !== 'Protocol Buffer 3 DescriptorProto') continue;
