@@ -85,7 +85,10 @@ async function bootNode(opts: { readonly idleRss: boolean }): Promise<NodeBoot> 
     apiPort: port,
   });
   try {
-    // the forwarded port accepts before the node listens: poll Version until it answers
+    // Poll Version once the node says it listens. Earlier polls only measure the emulated network: QEMU's
+    // forwarder accepts at once, and a connection made before the guest's interface is up waits for the
+    // forwarder's SYN retransmission (about 6 s after QEMU starts), holding the poll that long.
+    await vm.waitForLine(/\[keel\] api ready/, { timeoutMs: 300_000 });
     let answeredMs = 0;
     while (answeredMs === 0) {
       try {
