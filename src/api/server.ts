@@ -122,6 +122,9 @@ export async function startApiServer(opts: StartApiServerOptions): Promise<ApiSe
   const server = new Server({
     'grpc.max_receive_message_length': MAX_MESSAGE_BYTES,
     'grpc.max_send_message_length': MAX_MESSAGE_BYTES,
+    // grpc-js keeps channelz statistics and traces for every socket and call unless told not to; nothing
+    // serves channelz here, so they would only cost time on each connection and call
+    'grpc.enable_channelz': 0,
   });
   mountServices(server, { services: proto.services, handlers, gate, closing: closing.signal });
   mountState(server, {

@@ -40,6 +40,18 @@ function checkCa(ca: string): string {
   return ca;
 }
 
+/**
+ * primed gives the credentials a watcher of their own. grpc-js subscribes credentials to their provider
+ * only when a watcher is added, and a server adds its watcher after making its TLS server from whatever
+ * options the credentials already hold: without this, none, so every bind built a TLS context with no
+ * certificate and then, once the provider answered, the real one. With it, the provider answers first
+ * (before the bind, a microtask later) and the server's TLS context is made once, with the certificate.
+ */
+function primed(credentials: ServerCredentials): ServerCredentials {
+  credentials._addWatcher(() => {});
+  return credentials;
+}
+
 /** mutualTLSCredentials requires and verifies a client certificate chained to `identity.ca`. */
 export function mutualTLSCredentials(identity: ApiIdentity): RotatableCredentials {
   const provider = memoryCertificateProvider();
@@ -47,7 +59,9 @@ export function mutualTLSCredentials(identity: ApiIdentity): RotatableCredential
   provider.setCa(checkCa(identity.ca));
   provider.setIdentity(server.crt, server.key);
   // grpc-js' parameter names are swapped: the first provider is the identity, the second the CA.
-  const credentials = experimental.createCertificateProviderServerCredentials(provider, provider, true);
+  const credentials = primed(
+    experimental.createCertificateProviderServerCredentials(provider, provider, true),
+  );
   return {
     credentials,
     rotate(next) {
@@ -63,7 +77,7 @@ export function serverOnlyTLSCredentials(server: CertificateAndKey): RotatableCr
   const provider = memoryCertificateProvider();
   const pair = checkServerPair(server);
   provider.setIdentity(pair.crt, pair.key);
-  const credentials = experimental.createCertificateProviderServerCredentials(provider, null, false);
+  const credentials = primed(experimental.createCertificateProviderServerCredentials(provider, null, false));
   return {
     credentials,
     rotate(next) {
