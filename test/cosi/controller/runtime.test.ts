@@ -372,3 +372,70 @@ describe('Runtime start-up', () => {
     await done;
   });
 });
+
+describe('Runtime fairness', () => {
+  /** busy holds the thread for `ms`, as a reconcile doing real work does */
+  const busy = (ms: number) => {
+    const end = performance.now() + ms;
+    while (performance.now() < end) {}
+  };
+
+  it('lets I/O run between reconciles: a burst of reconciles does not hold a connection back', async () => {
+    const { createServer, connect } = await import('node:net');
+    const order: string[] = [];
+    const server = createServer((s) => {
+      order.push('accepted');
+      s.destroy();
+    });
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', () => r()));
+    const port = (server.address() as { port: number }).port;
+    let client: ReturnType<typeof connect> | undefined;
+    /** the first reconcile to run opens a connection: the server can take it at the next turn */
+    const reconcile = (what: string) => {
+      client ??= connect(port, '127.0.0.1');
+      busy(5);
+      order.push(what);
+    };
+
+    const st = wrapCore(newInmemState());
+    const { rt, ac, run } = startRuntime(st);
+    const N = 20;
+    const all = latch(N + 5);
+    for (let i = 0; i < N; i++)
+      rt.register(
+        defineController({
+          name: `Busy${i}`,
+          async run(r, { signal }) {
+            for await (const _ of r.events(signal)) {
+              reconcile('reconcile');
+              all.hit();
+            }
+          },
+        }),
+      );
+    rt.registerQ(
+      defineQController({
+        name: 'BusyQ',
+        inputs: [input(IntResource, { namespace: 'q', kind: 'q-primary' })],
+        async reconcile() {
+          reconcile('q');
+          all.hit();
+        },
+      }),
+    );
+    for (let i = 0; i < 5; i++) await st.create(newInt('q', `i${i}`, i));
+    const done = run();
+    await all.reached;
+    await new Promise((r) => setTimeout(r, 50));
+    client?.destroy();
+    server.close();
+    ac.abort();
+    await done;
+    expect(order.filter((o) => o === 'reconcile')).toHaveLength(N);
+    expect(order.filter((o) => o === 'q')).toHaveLength(5);
+    // the connection was taken after a few reconciles, not after the whole burst
+    const accepted = order.indexOf('accepted');
+    expect(accepted).toBeGreaterThan(0);
+    expect(accepted).toBeLessThan(5);
+  });
+});

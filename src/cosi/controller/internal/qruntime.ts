@@ -13,6 +13,7 @@ import { ReconcileQueue } from './queue.js';
 import { rateLimiter } from './rate-limit.js';
 import { identity, reduce } from './reduced.js';
 import { type QJob, qJobs } from './routing.js';
+import { nextTurn } from './turns.js';
 
 type Job = QJob;
 
@@ -106,6 +107,11 @@ export class QControllerRunner {
       this.#gaugeQueue();
       const item = await this.#queue.get(signal);
       if (!item) return;
+      await nextTurn();
+      if (signal.aborted) {
+        item.release();
+        return;
+      }
       const { job, md } = item.value;
       const logger = withFields(this.#logger, { namespace: md.namespace, type: md.type, id: md.id, job });
       const start = performance.now();

@@ -19,6 +19,7 @@ import { type OutputTracker, outputTracker } from './output-tracker.js';
 import { rateLimiter } from './rate-limit.js';
 import { wakes } from './routing.js';
 import { Trigger } from './trigger.js';
+import { nextTurn } from './turns.js';
 
 const q = (s: string): string => JSON.stringify(s);
 
@@ -153,7 +154,11 @@ export class ControllerRunner {
       async *events(signal?: AbortSignal) {
         const run = self.#env.signal();
         const signals = signal ? [signal, run] : [run];
-        while (await self.#trigger.wait(...signals)) yield;
+        while (await self.#trigger.wait(...signals)) {
+          await nextTurn();
+          if (signals.some((s) => s.aborted)) return;
+          yield;
+        }
       },
       queueReconcile: () => this.#wake(),
       resetBackoff: () => this.#backoff.reset(),
