@@ -1,8 +1,12 @@
 // Bookmarks: an 8-byte per-process boot cookie followed by the 8-byte big-endian ring position.
+import { randomFillSync } from 'node:crypto';
 import type { Bookmark } from '../events.js';
 
-/** BOOT_COOKIE makes bookmarks from an earlier process (or another state process) invalid here. */
-const BOOT_COOKIE: Uint8Array = crypto.getRandomValues(new Uint8Array(8));
+/**
+ * BOOT_COOKIE makes bookmarks from an earlier process (or another state process) invalid here. Filled
+ * through node:crypto: the global Web Crypto object loads Node's whole WebCrypto layer on first use.
+ */
+const BOOT_COOKIE: Uint8Array = randomFillSync(new Uint8Array(8));
 
 const TWO_32 = 2 ** 32;
 
