@@ -26,6 +26,7 @@ import {
   PROTO_FILES as COSI_PROTO_FILES,
 } from '../src/cosi/api/proto.js';
 import { KOFFI_NODE_PATH } from './lib/image-layout.js';
+import { pluralTable } from './sea/plurals.js';
 
 const REPO = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const ENTRY = join(REPO, 'src/machined/entry.ts');
@@ -238,6 +239,34 @@ export function loadSync(files, options = {}) {
   },
 };
 
+/**
+ * pluralPlugin answers the resource definitions' pluralize questions from a table made at build time
+ * (scripts/sea/plurals.ts) and loads pluralize only for a name not in it: the same answers, without
+ * compiling its rules at every boot.
+ */
+export const pluralPlugin: Plugin = {
+  name: 'plural-table',
+  setup(b) {
+    b.onResolve({ filter: /^pluralize$/ }, (args) =>
+      args.importer === join(REPO, 'src/cosi/resource/definition.ts')
+        ? { path: 'pluralize-table', namespace: 'keel-sea' }
+        : undefined,
+    );
+    b.onLoad({ filter: /^pluralize-table$/, namespace: 'keel-sea' }, () => ({
+      loader: 'js',
+      resolveDir: REPO,
+      contents: `
+const TABLE = new Map(Object.entries(${JSON.stringify(pluralTable())}));
+let real;
+const pluralize = () => (real ??= require('pluralize'));
+export default {
+  isPlural: (word) => TABLE.get(word)?.isPlural ?? pluralize().isPlural(word),
+  singular: (word) => TABLE.get(word)?.singular ?? pluralize().singular(word),
+};`,
+    }));
+  },
+};
+
 /** bundle writes the CommonJS bundle of the entry with the build info baked in. */
 export async function bundle(outFile: string, info: BuildInfo): Promise<void> {
   const result = await build({
@@ -257,7 +286,7 @@ export async function bundle(outFile: string, info: BuildInfo): Promise<void> {
     sourcemap: false,
     absWorkingDir: REPO,
     define: { KEEL_BUILD_INFO: JSON.stringify(info) },
-    plugins: [importMetaPlugin, koffiPlugin, protoPlugin],
+    plugins: [importMetaPlugin, koffiPlugin, protoPlugin, pluralPlugin],
     logLevel: 'warning',
   });
   if (result.warnings.length)

@@ -1,0 +1,62 @@
+// The single executable's pluralize answers (scripts/sea.ts pluralPlugin): a bundle made with the plugin
+// derives every resource definition exactly as pluralize does, from the table or, for a name not in it,
+// from pluralize itself.
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { build } from 'esbuild';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { pluralTable, RESOURCE_TYPES } from '../../scripts/sea/plurals.js';
+import { pluralPlugin } from '../../scripts/sea.js';
+import { fillDefinition } from '../../src/cosi/resource/definition.js';
+
+const repo = resolve(import.meta.dirname, '../..');
+/** a type no table holds, with an irregular plural */
+const UNKNOWN = { type: 'Mice.example.dev', defaultNamespace: 'example' };
+
+const ENTRY = `
+import { RESOURCE_TYPES } from ${JSON.stringify(join(repo, 'scripts/sea/plurals.ts'))};
+import { fillDefinition } from ${JSON.stringify(join(repo, 'src/cosi/resource/definition.ts'))};
+const out = RESOURCE_TYPES.map((t) => t.definition);
+out.push(fillDefinition(${JSON.stringify(UNKNOWN)}));
+process.stdout.write(JSON.stringify(out));
+`;
+
+let dir: string;
+let bundled: string;
+beforeAll(async () => {
+  dir = mkdtempSync(join(tmpdir(), 'keel-sea-plurals-'));
+  bundled = join(dir, 'out.cjs');
+  await build({
+    stdin: { contents: ENTRY, resolveDir: repo, sourcefile: 'entry.ts', loader: 'ts' },
+    outfile: bundled,
+    bundle: true,
+    platform: 'node',
+    target: 'node20',
+    format: 'cjs',
+    absWorkingDir: repo,
+    plugins: [pluralPlugin],
+    logLevel: 'silent',
+  });
+}, 120_000);
+
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+describe('the bundled plural table', () => {
+  it('holds every registered type, each a plural name with its singular', () => {
+    const table = pluralTable();
+    expect(Object.keys(table)).toHaveLength(RESOURCE_TYPES.length);
+    expect(table.MachineStatuses).toEqual({ isPlural: true, singular: 'MachineStatus' });
+    expect(table.UNKNOWN).toBeUndefined();
+  });
+
+  it('derives every definition as pluralize does, and a name not in the table through pluralize', () => {
+    // definition.ts got the table, not pluralize
+    expect(readFileSync(bundled, 'utf8')).toContain('keel-sea:pluralize-table');
+    const got = JSON.parse(execFileSync(process.execPath, [bundled], { encoding: 'utf8' })) as unknown[];
+    const want = [...RESOURCE_TYPES.map((t) => t.definition), fillDefinition(UNKNOWN)];
+    expect(got).toEqual(JSON.parse(JSON.stringify(want)));
+    expect((got.at(-1) as { displayType: string }).displayType).toBe('Mouse');
+  });
+});
