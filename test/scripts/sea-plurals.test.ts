@@ -2,16 +2,14 @@
 // derives every resource definition exactly as pluralize does, from the table or, for a name not in it,
 // from pluralize itself.
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
-import { build } from 'esbuild';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { pluralTable, RESOURCE_TYPES } from '../../scripts/sea/plurals.js';
 import { pluralPlugin } from '../../scripts/sea.js';
 import { fillDefinition } from '../../src/cosi/resource/definition.js';
+import { type BundledEntry, bundleEntry, REPO as repo } from './bundle-entry.js';
 
-const repo = resolve(import.meta.dirname, '../..');
 /** a type no table holds, with an irregular plural */
 const UNKNOWN = { type: 'Mice.example.dev', defaultNamespace: 'example' };
 
@@ -23,25 +21,12 @@ out.push(fillDefinition(${JSON.stringify(UNKNOWN)}));
 process.stdout.write(JSON.stringify(out));
 `;
 
-let dir: string;
-let bundled: string;
+let bundled: BundledEntry;
 beforeAll(async () => {
-  dir = mkdtempSync(join(tmpdir(), 'keel-sea-plurals-'));
-  bundled = join(dir, 'out.cjs');
-  await build({
-    stdin: { contents: ENTRY, resolveDir: repo, sourcefile: 'entry.ts', loader: 'ts' },
-    outfile: bundled,
-    bundle: true,
-    platform: 'node',
-    target: 'node20',
-    format: 'cjs',
-    absWorkingDir: repo,
-    plugins: [pluralPlugin],
-    logLevel: 'silent',
-  });
+  bundled = await bundleEntry(ENTRY, [pluralPlugin]);
 }, 120_000);
 
-afterAll(() => rmSync(dir, { recursive: true, force: true }));
+afterAll(() => bundled?.remove());
 
 describe('the bundled plural table', () => {
   it('holds every registered type, each a plural name with its singular', () => {
@@ -53,8 +38,8 @@ describe('the bundled plural table', () => {
 
   it('derives every definition as pluralize does, and a name not in the table through pluralize', () => {
     // definition.ts got the table, not pluralize
-    expect(readFileSync(bundled, 'utf8')).toContain('keel-sea:pluralize-table');
-    const got = JSON.parse(execFileSync(process.execPath, [bundled], { encoding: 'utf8' })) as unknown[];
+    expect(readFileSync(bundled.file, 'utf8')).toContain('keel-sea:pluralize-table');
+    const got = JSON.parse(execFileSync(process.execPath, [bundled.file], { encoding: 'utf8' })) as unknown[];
     const want = [...RESOURCE_TYPES.map((t) => t.definition), fillDefinition(UNKNOWN)];
     expect(got).toEqual(JSON.parse(JSON.stringify(want)));
     expect((got.at(-1) as { displayType: string }).displayType).toBe('Mouse');

@@ -1,16 +1,12 @@
 // The single executable's proto loader (scripts/sea.ts protoPlugin), bundled as in the executable and run
 // in a plain node: prebuilt proto sets load without proto-loader, a proto directory on disk still parses.
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
-import { build } from 'esbuild';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { importMetaPlugin, protoPlugin } from '../../scripts/sea.js';
+import { type BundledEntry, bundleEntry, REPO as repo } from './bundle-entry.js';
 
-const repo = resolve(import.meta.dirname, '../..');
-let dir: string;
-let bundled: string;
+let bundled: BundledEntry;
 
 // the entry prints, per loader path: whether proto-loader had parsed .proto files (it points protobufjs'
 // file reads at the embedded files first) and whether protobufjs' descriptor extension was loaded, both
@@ -32,27 +28,15 @@ process.stdout.write(JSON.stringify({ prebuilt, onDisk }));
 `;
 
 beforeAll(async () => {
-  dir = mkdtempSync(join(tmpdir(), 'keel-sea-protos-'));
-  bundled = join(dir, 'out.cjs');
-  await build({
-    stdin: { contents: ENTRY, resolveDir: repo, sourcefile: 'entry.ts', loader: 'ts' },
-    outfile: bundled,
-    bundle: true,
-    platform: 'node',
-    target: 'node20',
-    format: 'cjs',
-    absWorkingDir: repo,
-    plugins: [importMetaPlugin, protoPlugin],
-    logLevel: 'silent',
-  });
+  bundled = await bundleEntry(ENTRY, [importMetaPlugin, protoPlugin]);
 }, 120_000);
 
-afterAll(() => rmSync(dir, { recursive: true, force: true }));
+afterAll(() => bundled?.remove());
 
 describe('the bundled proto loader', () => {
   it('serves the prebuilt API set and a proto directory on disk alike, descriptors included', () => {
     const out = JSON.parse(
-      execFileSync(process.execPath, [bundled, join(repo, 'src/api/proto')], { encoding: 'utf8' }),
+      execFileSync(process.execPath, [bundled.file, join(repo, 'src/api/proto')], { encoding: 'utf8' }),
     ) as Record<string, { parsed: boolean; extension: boolean; bytes: string; type: string }>;
     expect(out.prebuilt).toMatchObject({ parsed: false, extension: false, type: 'Empty' });
     expect(out.prebuilt!.bytes).not.toBe('');
