@@ -44,9 +44,9 @@ const PROTO_DIRS = ['src/api/proto', 'src/cosi/api/proto'];
  * The blob carries the bundle and V8's code cache of it, trained: scripts/sea/train.cjs loads machined's
  * modules and serves one Version call in maintenance mode on loopback before it writes the cache, so the
  * cache holds the bytecode of every function that runs before the API answers, not only the top level
- * that Node's own SEA code cache covers. The cache is made under a fixed V8 random seed: with the default (entropy) the
- * serialised strings' layout differs from build to build and the blob is not reproducible. V8 leaves the
- * seed out of the flag hash it checks a cache against, and a node still draws its own seed at start.
+ * that Node's own SEA code cache covers. The cache is made under a fixed V8 random seed: with the default
+ * (entropy) the serialised strings' layout differs from build to build and the blob is not reproducible.
+ * V8 leaves the seed out of the flag hash it checks a cache against, and a node still draws its own seed.
  */
 const CODE_CACHE_SEED_FLAG = '--random-seed=20201';
 /** the SEA main (scripts/sea/loader.cjs) and the training run that makes the cache it loads */
@@ -278,7 +278,7 @@ export async function bundle(outFile: string, info: BuildInfo): Promise<void> {
     format: 'cjs',
     // whitespace and syntax only: identifiers stay, so stack traces from a node still read. No keepNames:
     // it redefines `name` on each of ~2,500 functions and classes as it is defined, which cost about
-    // 0.5 s of a boot to the first API answer under TCG (interleaved A/B boots). Stack traces keep the
+    // 0.8 s of a boot to the first API answer under TCG (interleaved A/B boots). Stack traces keep the
     // source's names; only the few that collide across modules carry a numeric suffix.
     minifyWhitespace: true,
     minifySyntax: true,
