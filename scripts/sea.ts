@@ -183,9 +183,10 @@ export function protoDescriptors(): Record<string, unknown> {
 
 /**
  * protoPlugin gives the bundle a proto-loader whose loadSync starts from the prebuilt descriptors for the
- * proto sets it knows, with definitions built on first use (src/api/proto-lazy.ts), and embeds the .proto files for anything else: only the two places that touch the
- * disk (proto-loader's include-path check and protobufjs' file read) see them first, for paths under
- * SEA_ROOT. A proto directory set through the environment is read from disk as before.
+ * proto sets it knows, with definitions built on first use (src/api/proto-lazy.ts). For anything else it
+ * loads the real proto-loader with the .proto files embedded: only the two places that touch the disk
+ * (proto-loader's include-path check and protobufjs' file read) see them first, for paths under SEA_ROOT.
+ * A proto directory set through the environment is read from disk as before.
  */
 export const protoPlugin: Plugin = {
   name: 'embedded-protos',
