@@ -21,6 +21,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { build, type Plugin } from 'esbuild';
 import protobuf from 'protobufjs';
 import { API_LOADER_OPTIONS, API_PROTO_FILES } from '../src/api/proto.js';
+import { type ProtoIndex, protoIndex } from '../src/api/proto-index.js';
 import {
   LOADER_OPTIONS as COSI_LOADER_OPTIONS,
   PROTO_FILES as COSI_PROTO_FILES,
@@ -153,37 +154,48 @@ function protoFiles(): Record<string, string> {
   return files;
 }
 
-/**
- * protoDescriptors parses each proto set machined loads (the API's and the COSI runtime's) once, here, the
- * way proto-loader's loadSync would, and keeps protobufjs' JSON form keyed by the file list. On a node
- * the loader then starts from that JSON: parsing the .proto text was the largest single cost between
- * machined's start and a listening API under TCG (about 60 % of loadSync's time).
- */
-export function protoDescriptors(): Record<string, unknown> {
-  const sets = [
-    {
-      files: API_PROTO_FILES,
-      options: API_LOADER_OPTIONS,
-      dirs: ['src/api/proto', 'src/api/proto/vendor', 'src/cosi/api/proto'],
-    },
-    { files: COSI_PROTO_FILES, options: COSI_LOADER_OPTIONS, dirs: ['src/cosi/api/proto'] },
-  ];
-  const out: Record<string, unknown> = {};
-  for (const set of sets) {
+/** the proto sets machined loads (the API's and the COSI runtime's), with where their imports are found */
+const PROTO_SETS = [
+  {
+    files: API_PROTO_FILES,
+    options: API_LOADER_OPTIONS,
+    dirs: ['src/api/proto', 'src/api/proto/vendor', 'src/cosi/api/proto'],
+  },
+  { files: COSI_PROTO_FILES, options: COSI_LOADER_OPTIONS, dirs: ['src/cosi/api/proto'] },
+];
+
+/** protoRoots parses each proto set once, the way proto-loader's loadSync would, keyed by its file list. */
+function protoRoots(): Map<string, protobuf.Root> {
+  const out = new Map<string, protobuf.Root>();
+  for (const set of PROTO_SETS) {
     const root = new protobuf.Root();
     const dirs = set.dirs.map((d) => join(REPO, d));
     root.resolvePath = (_origin, target) =>
       dirs.map((d) => join(d, target)).find((p) => existsSync(p)) ?? target;
     root.loadSync([...set.files], { keepCase: set.options.keepCase ?? false });
     root.resolveAll();
-    out[JSON.stringify([...set.files])] = root.toJSON();
+    out.set(JSON.stringify([...set.files]), root);
   }
   return out;
 }
 
+/** protoDescriptors is protobufjs' JSON form of each proto set machined loads, keyed by its file list. */
+export function protoDescriptors(): Record<string, unknown> {
+  return Object.fromEntries([...protoRoots()].map(([key, root]) => [key, root.toJSON()]));
+}
+
 /**
- * protoPlugin gives the bundle a proto-loader whose loadSync starts from the prebuilt descriptors for the
- * proto sets it knows, with definitions built on first use (src/api/proto-lazy.ts). For anything else it
+ * prebuiltProtoSets is each proto set machined loads in its prebuilt form (src/api/proto-index.ts): on a
+ * node the loader starts from it, with no .proto text to parse (parsing was the largest single cost
+ * between machined's start and a listening API under TCG) and no type built before it is used.
+ */
+export function prebuiltProtoSets(): Record<string, ProtoIndex> {
+  return Object.fromEntries([...protoRoots()].map(([key, root]) => [key, protoIndex(root)]));
+}
+
+/**
+ * protoPlugin gives the bundle a proto-loader whose loadSync starts from the prebuilt form of the proto sets
+ * it knows, with definitions and types built on first use (src/api/proto-lazy.ts). For anything else it
  * loads the real proto-loader with the .proto files embedded: only the two places that touch the disk
  * (proto-loader's include-path check and protobufjs' file read) see them first, for paths under SEA_ROOT.
  * A proto directory set through the environment is read from disk as before.
@@ -218,8 +230,8 @@ module.exports = Object.create(fs, {
       loader: 'js',
       resolveDir: REPO,
       contents: `
-import { lazyPackageDefinition, rootFromJSON } from ${JSON.stringify(join(REPO, 'src/api/proto-lazy.ts'))};
-const DESCRIPTORS = new Map(Object.entries(${JSON.stringify(protoDescriptors())}));
+import { lazyPackageDefinition } from ${JSON.stringify(join(REPO, 'src/api/proto-lazy.ts'))};
+const PREBUILT = new Map(Object.entries(${JSON.stringify(prebuiltProtoSets())}));
 const embedded = (dirs) => (dirs ?? []).every((d) => d.startsWith(${JSON.stringify(SEA_ROOT)}));
 // proto-loader itself (with protobufjs' descriptor extension and lodash) is loaded only for proto sets
 // that were not prebuilt, and the extension only when a descriptor is read: machined needs neither to boot
@@ -230,9 +242,9 @@ function parseSync(files, options) {
   return require('@grpc/proto-loader').loadSync(files, options);
 }
 export function loadSync(files, options = {}) {
-  const json = DESCRIPTORS.get(JSON.stringify([files].flat()));
-  return json && embedded(options.includeDirs)
-    ? lazyPackageDefinition(rootFromJSON(json), options, descriptorExtension)
+  const index = PREBUILT.get(JSON.stringify([files].flat()));
+  return index && embedded(options.includeDirs)
+    ? lazyPackageDefinition(index, options, descriptorExtension)
     : parseSync(files, options);
 }`,
     }));

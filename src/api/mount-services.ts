@@ -34,12 +34,18 @@ export const BYTE_SERVICES = [
 
 const pass = (b: Buffer): Buffer => b;
 
-/** rawDefinition keeps a service's paths and streaming flags but hands bytes to the handlers. */
+/**
+ * rawDefinition keeps a service's paths and streaming flags but hands bytes to the handlers. It copies
+ * only what the server reads: a method's descriptor fields (requestType …) may be built on first read.
+ */
 function rawDefinition(methods: ServiceMethods): ServiceDefinition {
   const out: Record<string, MethodDefinition<Buffer, Buffer>> = {};
   for (const [name, def] of Object.entries(methods))
     out[name] = {
-      ...def,
+      path: def.path,
+      requestStream: def.requestStream,
+      responseStream: def.responseStream,
+      originalName: def.originalName,
       requestSerialize: pass,
       requestDeserialize: pass,
       responseSerialize: pass,

@@ -1,14 +1,17 @@
-// proto-loader's package definition, made lazily. proto-loader builds the definition of every message, enum
-// and service, and the file descriptors of every file, up front; a server needs only its services' methods
-// to start. Under emulation that up-front work was about half of loading the API's protos, so the single
-// executable builds each definition (and each method's request/response type) on first access instead.
-// The shapes and values are proto-loader's: the tests compare both field by field.
+// proto-loader's package definition, made lazily from a prebuilt proto set (src/api/proto-index.ts).
+// proto-loader builds every protobufjs type, the definition of every message, enum and service, and the file
+// descriptors of every file, up front; a server needs only its services' method names to start. So the
+// single executable builds a definition on first access, and a method's protobufjs types (with the types
+// they need) when it first serializes or deserializes: under emulation building every type of the API at
+// start cost about 0.4 s of a boot to the first answer. The shapes and values are proto-loader's: the
+// tests compare both field by field and message by message.
 // protobufjs' descriptor extension (toDescriptor on reflection objects) is loaded only when a descriptor is
 // first asked for: loading it builds a second protobufjs root, descriptor.proto's, which under emulation
 // cost more than a tenth of a second of every boot while only reflection reads descriptors.
 import type { Options, PackageDefinition } from '@grpc/proto-loader';
 import protobuf from 'protobufjs';
 import type descriptor from 'protobufjs/ext/descriptor/index.js';
+import type { DefinitionEntry, NamespaceEntry, ProtoIndex } from './proto-index.js';
 
 /** how proto-loader renders descriptor protos into plain objects */
 const DESCRIPTOR_OPTIONS = {
@@ -60,10 +63,8 @@ function deserializer(cls: Cls, options: Options) {
   return (buf: Buffer): object => cls.toObject(cls.decode(buf), options as protobuf.IConversionOptions);
 }
 
-function descriptorObject(obj: Descriptorish & protobuf.ReflectionObject, ext: DescriptorExtension): object {
-  ext(); // toDescriptor exists once the extension is loaded
-  // a descriptor names field types: everything must be resolved (a no-op once it is)
-  obj.root.resolveAll();
+/** descriptorObject renders a resolved definition's descriptor (the extension must be loaded). */
+function descriptorObject(obj: Descriptorish & protobuf.ReflectionObject): object {
   const d = obj.toDescriptor('proto3');
   return d.$type.toObject(d, DESCRIPTOR_OPTIONS);
 }
@@ -86,71 +87,174 @@ function methodOptions(parsed: Record<string, unknown>[] | undefined): Record<st
 /** protobufjs' internal step of resolveAll that applies editions features (packed encoding …) */
 type FeatureResolving = { _edition?: string; _resolveFeaturesRecursive(edition?: string): void };
 
+const parentOf = (name: string) => name.slice(0, Math.max(0, name.lastIndexOf('.')));
+const localOf = (name: string) => name.slice(name.lastIndexOf('.') + 1);
+
 /**
- * rootFromJSON is protobufjs' Root.fromJSON without its resolveAll: the features every field's encoding
- * depends on are resolved for all, but type references only where used (protobufjs resolves a message's
- * fields when it first encodes or decodes one, a method's types in Method.resolve). Under emulation the
- * skipped part was about 40 % of building the API's root.
+ * LazyRoot is a protobufjs root that holds a prebuilt set's definitions once they are asked for, each with
+ * every definition it needs: what protobufjs builds from the whole set's JSON, a piece at a time. Adding a
+ * definition goes through protobufjs' own addJSON into its package, created with the package's options,
+ * and the editions features every field's encoding depends on are resolved before anything is encoded.
  */
-export function rootFromJSON(
-  json: protobuf.INamespace & { options?: Record<string, unknown> },
-): protobuf.Root {
-  const root = new protobuf.Root();
-  if (json.options) root.setOptions(json.options);
-  root.addJSON(json.nested ?? {});
-  const r = root as unknown as FeatureResolving;
-  r._resolveFeaturesRecursive(r._edition);
-  return root;
+export class LazyRoot {
+  readonly root = new protobuf.Root();
+  readonly #definitions = new Map<string, DefinitionEntry>();
+  readonly #packages = new Map<string, NamespaceEntry>();
+  readonly #added = new Set<string>();
+  readonly #index: ProtoIndex;
+
+  constructor(index: ProtoIndex) {
+    this.#index = index;
+    if (index.options) this.root.setOptions(index.options);
+    for (const e of index.entries)
+      if ('def' in e) this.#definitions.set(e.def, e);
+      else this.#packages.set(e.ns, e);
+  }
+
+  /** ensure adds `name` (a top-level definition's full name) and all it needs, unless they are there. */
+  ensure(...names: readonly string[]): void {
+    const todo = [...names];
+    let added = false;
+    for (let name = todo.pop(); name !== undefined; name = todo.pop()) {
+      const def = this.#definitions.get(name);
+      if (!def) throw new Error(`the prebuilt proto set has no definition '${name}'`);
+      if (this.#add(def)) {
+        todo.push(...def.deps);
+        added = true;
+      }
+    }
+    if (added) this.#resolveFeatures();
+  }
+
+  /** addAll adds every definition in the set's own order (which descriptors and JSON keep). */
+  addAll(): void {
+    for (const e of this.#index.entries)
+      if ('def' in e) this.#add(e);
+      else this.#package(e.ns);
+    this.#resolveFeatures();
+  }
+
+  #add(def: DefinitionEntry): boolean {
+    if (this.#added.has(def.def)) return false;
+    this.#added.add(def.def);
+    this.#package(parentOf(def.def)).addJSON({ [localOf(def.def)]: def.json });
+    return true;
+  }
+
+  /** only what was added (and the packages above it) is marked for resolution; the rest is skipped */
+  #resolveFeatures(): void {
+    const r = this.root as unknown as FeatureResolving;
+    r._resolveFeaturesRecursive(r._edition);
+  }
+
+  #package(name: string): protobuf.Namespace {
+    if (name === '') return this.root;
+    const parent = this.#package(parentOf(name));
+    const found = parent.nested?.[localOf(name)];
+    if (found) return found as protobuf.Namespace;
+    const ns = new protobuf.Namespace(
+      localOf(name),
+      this.#packages.get(name)?.options as Record<string, unknown>,
+    );
+    parent.add(ns);
+    return ns;
+  }
+}
+
+/** fullRoot builds the whole set in its original order: the root descriptors are made from. */
+function fullRoot(index: ProtoIndex): protobuf.Root {
+  const lazy = new LazyRoot(index);
+  lazy.addAll();
+  return lazy.root;
+}
+
+/** once returns make's value, made on the first call. */
+function once<T>(make: () => T): () => T {
+  let made = false;
+  let value: T;
+  return () => {
+    if (!made) {
+      value = make();
+      made = true;
+    }
+    return value;
+  };
 }
 
 /**
- * lazyPackageDefinition is what proto-loader's fromJSON returns for `root`, built on demand; `ext` is
- * called the first time a descriptor (a definition's `type` or `fileDescriptorProtos`) is read.
+ * lazyPackageDefinition is what proto-loader's fromJSON returns for the set `index` was made from, built on
+ * demand: a service's methods are listed from its own definition, and a method's request and response types
+ * are built when it first serializes or deserializes. `ext` is called the first time a descriptor (a
+ * definition's `type` or `fileDescriptorProtos`) is read; descriptors come from the whole set, built then.
  */
 export function lazyPackageDefinition(
-  root: protobuf.Root,
+  index: ProtoIndex,
   options: Options,
   ext: DescriptorExtension,
 ): PackageDefinition {
-  let files: Buffer[] | undefined;
-  const fileDescriptorProtos = () => {
-    files ??= fileBuffers(root, ext);
-    return files;
+  const lazyRoot = new LazyRoot(index);
+  const whole = once(() => {
+    ext(); // toDescriptor exists once the extension is loaded
+    const root = fullRoot(index);
+    // a descriptor names field types: everything must be resolved
+    root.resolveAll();
+    return root;
+  });
+  const fileDescriptorProtos = once(() => fileBuffers(whole(), ext));
+  const describe = (name: string) => () =>
+    descriptorObject(whole().lookup(name) as Descriptorish & protobuf.ReflectionObject);
+  const codec = (cls: () => Cls) => {
+    const ser = once(() => serializer(cls()));
+    const de = once(() => deserializer(cls(), options));
+    return { serialize: (arg: object) => ser()(arg), deserialize: (buf: Buffer) => de()(buf) };
   };
-  const message = (cls: Cls) => {
+  const message = (name: string, cls: () => Cls) => {
+    const { serialize, deserialize } = codec(cls);
     const def: Record<string, unknown> = {
       format: 'Protocol Buffer 3 DescriptorProto',
-      serialize: serializer(cls),
-      deserialize: deserializer(cls, options),
+      serialize,
+      deserialize,
     };
-    lazy(def, 'type', () => descriptorObject(cls as Cls & Descriptorish, ext));
+    lazy(def, 'type', describe(name));
     lazy(def, 'fileDescriptorProtos', fileDescriptorProtos);
     return def;
   };
-  const enumeration = (e: protobuf.Enum) => {
+  const topMessage = (name: string) =>
+    message(name, () => {
+      lazyRoot.ensure(name);
+      return lazyRoot.root.lookupType(name);
+    });
+  const enumeration = (name: string) => {
     const def: Record<string, unknown> = { format: 'Protocol Buffer 3 EnumDescriptorProto' };
-    lazy(def, 'type', () => descriptorObject(e as protobuf.Enum & Descriptorish, ext));
+    lazy(def, 'type', describe(name));
     lazy(def, 'fileDescriptorProtos', fileDescriptorProtos);
     return def;
   };
-  const service = (svc: protobuf.Service, name: string) => {
+  const service = (name: string) => {
+    lazyRoot.ensure(name);
+    const svc = lazyRoot.root.lookupService(name);
     const def: Record<string, unknown> = {};
     for (const m of svc.methodsArray) {
-      m.resolve();
-      const req = m.resolvedRequestType!;
-      const res = m.resolvedResponseType!;
+      // the types are resolved on first use: Method.resolve looks them up once they are in the root
+      const types = once(() => {
+        lazyRoot.ensure(...(index.methods[`${name}.${m.name}`] ?? []));
+        m.resolve();
+        return { req: m.resolvedRequestType!, res: m.resolvedResponseType! };
+      });
+      const req = codec(() => types().req);
+      const res = codec(() => types().res);
       const method: Record<string, unknown> = {
         path: `/${name}/${m.name}`,
         requestStream: !!m.requestStream,
         responseStream: !!m.responseStream,
-        requestSerialize: serializer(req),
-        requestDeserialize: deserializer(req, options),
-        responseSerialize: serializer(res),
-        responseDeserialize: deserializer(res, options),
+        requestSerialize: req.serialize,
+        requestDeserialize: req.deserialize,
+        responseSerialize: res.serialize,
+        responseDeserialize: res.deserialize,
         originalName: camelCase(m.name),
       };
-      lazy(method, 'requestType', () => message(req));
-      lazy(method, 'responseType', () => message(res));
+      lazy(method, 'requestType', () => message(bareName(types().req), () => types().req));
+      lazy(method, 'responseType', () => message(bareName(types().res), () => types().res));
       lazy(method, 'options', () => methodOptions(m.parsedOptions as Record<string, unknown>[] | undefined));
       def[m.name] = method;
     }
@@ -158,17 +262,17 @@ export function lazyPackageDefinition(
   };
 
   const out: Record<string, unknown> = {};
-  const walk = (obj: protobuf.ReflectionObject, parent: string) => {
-    const name = parent === '' ? obj.name : `${parent}.${obj.name}`;
-    if (obj instanceof protobuf.Service) lazy(out, name, () => service(obj, name));
-    else if (obj instanceof protobuf.Type) lazy(out, name, () => message(obj));
-    else if (obj instanceof protobuf.Enum) lazy(out, name, () => enumeration(obj));
-    else if (obj instanceof protobuf.Namespace && obj.nested)
-      for (const child of Object.values(obj.nested)) walk(child, name);
-  };
-  walk(root, '');
+  for (const e of index.entries) {
+    if (!('def' in e)) continue;
+    const name = e.def;
+    if (e.kind === 'service') lazy(out, name, () => service(name));
+    else if (e.kind === 'message') lazy(out, name, () => topMessage(name));
+    else if (e.kind === 'enum') lazy(out, name, () => enumeration(name));
+  }
   return out as unknown as PackageDefinition;
 }
+
+const bareName = (obj: protobuf.ReflectionObject) => obj.fullName.replace(/^\./, '');
 
 function fileBuffers(root: protobuf.Root, ext: DescriptorExtension): Buffer[] {
   const descriptor = ext();

@@ -3,13 +3,15 @@ import { fromJSON, type PackageDefinition } from '@grpc/proto-loader';
 import protobuf from 'protobufjs';
 import descriptor from 'protobufjs/ext/descriptor/index.js';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { protoDescriptors } from '../../scripts/sea.js';
+import { prebuiltProtoSets, protoDescriptors } from '../../scripts/sea.js';
 import { API_LOADER_OPTIONS, API_PROTO_FILES } from '../../src/api/proto.js';
-import { camelCase, lazyPackageDefinition, rootFromJSON } from '../../src/api/proto-lazy.js';
+import type { ProtoIndex } from '../../src/api/proto-index.js';
+import { camelCase, LazyRoot, lazyPackageDefinition } from '../../src/api/proto-lazy.js';
 
 const lodashCamelCase = createRequire(import.meta.url)('lodash.camelcase') as (s: string) => string;
 
 let json: protobuf.INamespace;
+let index: ProtoIndex;
 let eager: PackageDefinition;
 let lazy: PackageDefinition;
 let extensionLoads = 0;
@@ -41,9 +43,11 @@ const SCALAR_SAMPLES: Record<string, unknown> = {
 };
 
 beforeAll(() => {
-  json = protoDescriptors()[JSON.stringify([...API_PROTO_FILES])] as protobuf.INamespace;
+  const key = JSON.stringify([...API_PROTO_FILES]);
+  json = protoDescriptors()[key] as protobuf.INamespace;
+  index = prebuiltProtoSets()[key]!;
   eager = fromJSON(json, API_LOADER_OPTIONS);
-  lazy = lazyPackageDefinition(rootFromJSON(json), API_LOADER_OPTIONS, ext);
+  lazy = lazyPackageDefinition(index, API_LOADER_OPTIONS, ext);
 });
 
 const services = () => Object.keys(eager).filter((k) => !('format' in (eager[k] as Def)));
@@ -51,7 +55,7 @@ const services = () => Object.keys(eager).filter((k) => !('format' in (eager[k] 
 describe("the lazy package definition is proto-loader's, built on demand", () => {
   it('asks for the descriptor extension only when a descriptor is read', () => {
     const before = extensionLoads;
-    const fresh = lazyPackageDefinition(rootFromJSON(json), API_LOADER_OPTIONS, ext);
+    const fresh = lazyPackageDefinition(index, API_LOADER_OPTIONS, ext);
     const version = (fresh['machine.MachineService'] as unknown as Record<string, Def>).Version!;
     (version.responseSerialize as (a: object) => Buffer)({ messages: [] });
     expect(extensionLoads).toBe(before);
@@ -125,8 +129,8 @@ describe("the lazy package definition is proto-loader's, built on demand", () =>
       return out;
     };
     const reference = protobuf.Root.fromJSON(json);
-    // a fresh definition: reading a descriptor (`type`) resolves the whole root
-    const fresh = lazyPackageDefinition(rootFromJSON(json), API_LOADER_OPTIONS, ext);
+    // a fresh definition, in which each message's types are built when it first encodes
+    const fresh = lazyPackageDefinition(index, API_LOADER_OPTIONS, ext);
     let packed = 0;
     for (const [name, def] of Object.entries(eager)) {
       if ((def as Def).format !== 'Protocol Buffer 3 DescriptorProto') continue;
@@ -143,5 +147,72 @@ describe("the lazy package definition is proto-loader's, built on demand", () =>
     const names = services().flatMap((s) => Object.keys(eager[s] as object));
     for (const n of [...names, 'CPUInfo', 'EtcdMemberList', 'DiskUsage', 'Version'])
       expect(camelCase(n), n).toBe(lodashCamelCase(n));
+  });
+});
+
+describe('the prebuilt proto set, built a definition at a time', () => {
+  const defs = () => index.entries.flatMap((e) => ('def' in e ? [e] : []));
+
+  it('holds every top-level definition of the set, in its order', () => {
+    const names: string[] = [];
+    const walk = (obj: protobuf.ReflectionObject) => {
+      if (
+        obj instanceof protobuf.Namespace &&
+        !(obj instanceof protobuf.Type) &&
+        !(obj instanceof protobuf.Service)
+      )
+        for (const c of obj.nestedArray) walk(c);
+      else names.push(obj.fullName.slice(1));
+    };
+    walk(protobuf.Root.fromJSON(json));
+    expect(defs().map((d) => d.def)).toEqual(names);
+    expect(defs().filter((d) => d.kind === 'extension').length).toBeGreaterThan(0);
+  });
+
+  it('brings along everything a definition needs: each one resolves alone', () => {
+    // a service needs nothing to be listed; each method names what its request and response need
+    for (const d of defs().filter((x) => x.kind !== 'service')) {
+      const lazyRoot = new LazyRoot(index);
+      lazyRoot.ensure(d.def);
+      // resolving looks up every field's type and throws on one that is not there
+      const obj = lazyRoot.root.lookup(d.def)!;
+      expect(
+        () => (obj instanceof protobuf.Namespace ? obj.resolveAll() : obj.resolve()),
+        d.def,
+      ).not.toThrow();
+    }
+    for (const [method, needs] of Object.entries(index.methods)) {
+      const lazyRoot = new LazyRoot(index);
+      lazyRoot.ensure(method.slice(0, method.lastIndexOf('.')), ...needs);
+      const m = lazyRoot.root.lookup(method) as protobuf.Method;
+      expect(() => m.resolve(), method).not.toThrow();
+    }
+  });
+
+  it('builds only what a call needs', () => {
+    const fresh = lazyPackageDefinition(index, API_LOADER_OPTIONS, ext);
+    const machine = fresh['machine.MachineService'] as unknown as Record<string, Def>;
+    const bytes = (machine.Version!.responseSerialize as (a: object) => Buffer)({
+      messages: [{ version: { tag: 'v1.2.3' } }],
+    });
+    const eagerVersion = (eager['machine.MachineService'] as unknown as Record<string, Def>).Version!;
+    expect(bytes).toEqual(
+      (eagerVersion.responseSerialize as (a: object) => Buffer)({
+        messages: [{ version: { tag: 'v1.2.3' } }],
+      }),
+    );
+    // the types a Version reply needs, and none of, say, etcd's
+    const lazyRoot = new LazyRoot(index);
+    lazyRoot.ensure(...index.methods['machine.MachineService.Version']!);
+    const built = Object.keys((lazyRoot.root.lookup('machine') as protobuf.Namespace).nested ?? {});
+    expect(built).toContain('VersionResponse');
+    expect(built).not.toContain('EtcdMemberListResponse');
+    expect(built.length).toBeLessThan(defs().filter((d) => d.def.startsWith('machine.')).length / 4);
+  });
+
+  it('names an unknown definition', () => {
+    expect(() => new LazyRoot(index).ensure('machine.NoSuchThing')).toThrow(
+      /no definition 'machine.NoSuchThing'/,
+    );
   });
 });
