@@ -8,9 +8,11 @@ import {
   keyUsageExtension,
   subjectKeyIdentifier,
 } from './extensions.js';
-import { encodePrivateKey, generateKey } from './keys.js';
+import type { Issuer } from './issue.js';
+import { encodePrivateKey, generateKey, leafKeyTypeFor } from './keys.js';
 import { CA_VALIDITY_MS } from './lifetimes.js';
 import { encodeName } from './name.js';
+import { parseCertificateDER } from './parse.js';
 import { encodePEM, PEMLabel } from './pem.js';
 import { newSerialNumber, signCertificate } from './sign.js';
 import type { CertificateAndKey } from './types.js';
@@ -34,6 +36,20 @@ export interface CAOptions {
  * certSign|digitalSignature, exactly as upstream: nothing in the cluster signs revocation lists.
  */
 export async function newCertificateAuthority(opts: CAOptions = {}): Promise<CertificateAndKey> {
+  return (await newIssuer(opts)).pair;
+}
+
+/** MintedCA is a CA just minted: its PEM pair, and the issuer to sign with, taken from what minted it. */
+export interface MintedCA {
+  readonly pair: CertificateAndKey;
+  readonly issuer: Issuer;
+}
+
+/**
+ * newIssuer mints a CA as newCertificateAuthority does and hands over its issuer too: signing under a CA
+ * just made needs no PEM decoding of its key or certificate and no check that the two belong together.
+ */
+export async function newIssuer(opts: CAOptions = {}): Promise<MintedCA> {
   const { keyType = 'ed25519', now = new Date(), validityMs = CA_VALIDITY_MS, signal } = opts;
   const name = {
     organizations: opts.organizations ?? [],
@@ -63,5 +79,15 @@ export async function newCertificateAuthority(opts: CAOptions = {}): Promise<Cer
     },
     key.privateKey,
   );
-  return { crt: encodePEM(PEMLabel.certificate, der), key: encodePrivateKey(key.privateKey) };
+  const crt = encodePEM(PEMLabel.certificate, der);
+  const certificate = parseCertificateDER(der, 'ca: crt');
+  return {
+    pair: { crt, key: encodePrivateKey(key.privateKey) },
+    issuer: {
+      crt,
+      certificate,
+      privateKey: key.privateKey,
+      leafKeyType: leafKeyTypeFor(certificate.keyAlgorithm),
+    },
+  };
 }

@@ -9,7 +9,7 @@ export {
   type ServiceAccountKeyType,
   type TalosAPIClientOptions,
 } from './bundle.js';
-export { type CAKeyType, type CAOptions, newCertificateAuthority } from './ca.js';
+export { type CAKeyType, type CAOptions, type MintedCA, newCertificateAuthority, newIssuer } from './ca.js';
 export {
   type ControlPlaneCertificates,
   type ControlPlaneInputs,

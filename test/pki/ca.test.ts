@@ -1,5 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import { CA_VALIDITY_MS, newCertificateAuthority, PKIError, parseCertificate } from '../../src/pki/index.js';
+import {
+  CA_VALIDITY_MS,
+  issueCertificate,
+  loadIssuer,
+  newCertificateAuthority,
+  newIssuer,
+  PKIError,
+  parseCertificate,
+} from '../../src/pki/index.js';
 import { inspect, verifyChain } from './openssl.js';
 
 const now = new Date('2026-03-01T12:00:00Z');
@@ -66,5 +74,33 @@ describe('newCertificateAuthority', () => {
     await expect(newCertificateAuthority({ organizations: ['x'], now, validityMs: -1 })).rejects.toThrow(
       /notAfter 2026-03-01T11:59:59\.999Z is not after notBefore 2026-03-01T12:00:00\.000Z/,
     );
+  });
+});
+
+describe('newIssuer', () => {
+  it('hands over the issuer loadIssuer would make of the pair it mints', async () => {
+    for (const keyType of ['ed25519', 'ecdsa-p256'] as const) {
+      const { pair, issuer } = await newIssuer({ commonName: 'minted', keyType });
+      const loaded = loadIssuer(pair);
+      expect(issuer.crt).toBe(loaded.crt);
+      // KeyObjects cache what was read of them: compare the public keys by their bytes
+      const { publicKey, ...fields } = issuer.certificate;
+      const { publicKey: loadedKey, ...loadedFields } = loaded.certificate;
+      expect(fields).toEqual(loadedFields);
+      expect(publicKey.export({ format: 'der', type: 'spki' })).toEqual(
+        loadedKey.export({ format: 'der', type: 'spki' }),
+      );
+      expect(issuer.leafKeyType).toBe(loaded.leafKeyType);
+      expect(issuer.privateKey.export({ format: 'der', type: 'pkcs8' })).toEqual(
+        loaded.privateKey.export({ format: 'der', type: 'pkcs8' }),
+      );
+      // and a leaf it signs chains to the minted certificate
+      const leaf = await issueCertificate(issuer, { commonName: 'leaf' });
+      expect((await verifyChain(pair.crt, leaf.crt)).stdout).toContain(': OK');
+    }
+  });
+
+  it('refuses a subject without a name, as newCertificateAuthority does', async () => {
+    await expect(newIssuer({})).rejects.toThrow(PKIError);
   });
 });

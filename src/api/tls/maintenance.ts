@@ -1,11 +1,6 @@
 // Maintenance mode's throw-away PKI: a self-signed root minted at boot, a server certificate from it, and
 // the SPKI fingerprint an operator can pin with `--cert-fingerprint`.
-import {
-  type CertificateAndKey,
-  issueCertificate,
-  newCertificateAuthority,
-  spkiFingerprint,
-} from '../../pki/index.js';
+import { type CertificateAndKey, issueCertificate, newIssuer, spkiFingerprint } from '../../pki/index.js';
 
 export interface MaintenanceIdentity {
   readonly ca: CertificateAndKey;
@@ -28,8 +23,12 @@ export async function mintMaintenanceIdentity(
 ): Promise<MaintenanceIdentity> {
   const { signal, now } = opts;
   const common = { ...(now ? { now } : {}), ...(signal ? { signal } : {}) };
-  const ca = await newCertificateAuthority({ commonName: 'maintenance-root', keyType: 'ed25519', ...common });
-  const server = await issueCertificate(ca, {
+  const { pair: ca, issuer } = await newIssuer({
+    commonName: 'maintenance-root',
+    keyType: 'ed25519',
+    ...common,
+  });
+  const server = await issueCertificate(issuer, {
     commonName: 'maintenance-service',
     ipAddresses: opts.ipAddresses ?? [],
     dnsNames: opts.dnsNames ?? [],
