@@ -280,6 +280,23 @@ export default {
   },
 };
 
+/** the node:net grpc-js gets in the bundle (scripts/sea/grpc-net.cjs) */
+const GRPC_NET = join(REPO, 'scripts/sea/grpc-net.cjs');
+
+/**
+ * grpcNetPlugin hands grpc-js a node:net whose isIPv6 and isIP skip Node's IPv6 regular expression for a
+ * string without a colon (scripts/sea/grpc-net.cjs): the same answers, without compiling that expression
+ * when the API binds its IPv4 address.
+ */
+export const grpcNetPlugin: Plugin = {
+  name: 'grpc-net',
+  setup(b) {
+    b.onResolve({ filter: /^(node:)?net$/ }, (args) =>
+      /\/node_modules\/@grpc\/grpc-js\//.test(args.importer) ? { path: GRPC_NET } : undefined,
+    );
+  },
+};
+
 /** bundle writes the CommonJS bundle of the entry with the build info baked in. */
 export async function bundle(outFile: string, info: BuildInfo): Promise<void> {
   const result = await build({
@@ -299,7 +316,7 @@ export async function bundle(outFile: string, info: BuildInfo): Promise<void> {
     sourcemap: false,
     absWorkingDir: REPO,
     define: { KEEL_BUILD_INFO: JSON.stringify(info) },
-    plugins: [importMetaPlugin, koffiPlugin, protoPlugin, pluralPlugin],
+    plugins: [importMetaPlugin, koffiPlugin, protoPlugin, pluralPlugin, grpcNetPlugin],
     logLevel: 'warning',
   });
   if (result.warnings.length)
