@@ -16,6 +16,7 @@ import { parseConfig, type StatefulDeps, statefulHandlers } from '../../api/mach
 import { type ApiServer, startApiServer } from '../../api/server.js';
 import type { VersionInfo } from '../../api/version.js';
 import type { Config } from '../../config/index.js';
+import { nextTurn } from '../../cosi/controller/index.js';
 import { registerNamespace } from '../../cosi/resource/meta/index.js';
 import { EventBus, newXidSource } from '../events/index.js';
 import { KERNEL_LOG, LoggingManager, MACHINED_LOG, machinedLogger } from '../logging/index.js';
@@ -115,9 +116,12 @@ export async function startNode(opts: NodeOptions): Promise<Node> {
   let controllersStarted: Promise<void> | undefined;
   const startControllers = () => {
     controllersStarted ??= (async () => {
-      for (const c of CONFIG_CONTROLLERS) runtime.register(c);
-      for (const c of secretsControllers()) runtime.register(c);
-      runtime.register(serviceController(events));
+      // one registration per turn of the event loop: registering them all at once held the first API
+      // connection for the whole burst
+      for (const c of [...CONFIG_CONTROLLERS, ...secretsControllers(), serviceController(events)]) {
+        await nextTurn();
+        runtime.register(c);
+      }
       // no network controller runs yet: the host's name and addresses stand in for the node's
       await publishHostIdentity(state);
     })();

@@ -1,5 +1,6 @@
 // Sequencer: runs one sequence at a time, phase after phase, with takeover, events and timed log lines.
 import { performance } from 'node:perf_hooks';
+import { nextTurn } from '../../cosi/controller/index.js';
 import type { EventBus } from '../events/bus.js';
 import type { ErrorCode } from '../events/event.js';
 import { formatDuration } from './duration.js';
@@ -143,6 +144,10 @@ export class Sequencer {
     const siblings = new AbortController();
     const signal = AbortSignal.any([ctx.signal, siblings.signal]);
     try {
+      // each phase starts in a turn of the event loop of its own, in line with the controllers'
+      // reconciles: API calls get in between, where a sequence started at boot (spawning udevd …) would
+      // otherwise run back to back with everything else starting then. Its tasks start together.
+      await nextTurn();
       const results = await Promise.allSettled(
         p.tasks.map((t, j) =>
           this.#task(name, t, `${j + 1}/${p.tasks.length}`, { ...ctx, signal }).catch((error: unknown) => {

@@ -94,6 +94,29 @@ describe('Sequencer', () => {
     expect(trace.at(-1)).toBe('d');
   });
 
+  it('starts each phase in a turn of the event loop of its own, its tasks together', async () => {
+    const order: string[] = [];
+    const { seq } = setup({
+      boot: () => [
+        phase(
+          'a',
+          task('a1', () => {
+            order.push('a1');
+            // I/O that comes in while phase a runs is served before phase b starts
+            setImmediate(() => order.push('io'));
+          }),
+          task('a2', () => void order.push('a2')),
+        ),
+        phase(
+          'b',
+          task('b1', () => void order.push('b1')),
+        ),
+      ],
+    });
+    await seq.run('boot');
+    expect(order).toEqual(['a1', 'a2', 'io', 'b1']);
+  });
+
   it('stops at a failed task, cancels its siblings and reports FATAL', async () => {
     let siblingSaw: unknown;
     const { seq, briefs } = setup({
