@@ -35,7 +35,7 @@ export interface ProtoIndex {
 const bare = (fullName: string) => fullName.replace(/^\./, '');
 
 /** isPackage: a namespace that is only a namespace (messages and services are namespaces in protobufjs) */
-export function isPackage(obj: protobuf.ReflectionObject): obj is protobuf.Namespace {
+function isPackage(obj: protobuf.ReflectionObject): obj is protobuf.Namespace {
   return (
     obj instanceof protobuf.Namespace && !(obj instanceof protobuf.Type) && !(obj instanceof protobuf.Service)
   );
