@@ -1,6 +1,6 @@
 // Self-signed certificate authorities: the OS (Talos API) CA, and the etcd, Kubernetes and aggregator CAs.
 // Shape as siderolabs/crypto's NewSelfSignedCertificateAuthority.
-import { randomBytes } from 'node:crypto';
+import { type KeyObject, randomBytes } from 'node:crypto';
 import { PKIError } from './errors.js';
 import {
   basicConstraintsCA,
@@ -36,7 +36,8 @@ export interface CAOptions {
  * certSign|digitalSignature, exactly as upstream: nothing in the cluster signs revocation lists.
  */
 export async function newCertificateAuthority(opts: CAOptions = {}): Promise<CertificateAndKey> {
-  return (await newIssuer(opts)).pair;
+  const { der, privateKey } = await mintCA(opts);
+  return { crt: encodePEM(PEMLabel.certificate, der), key: encodePrivateKey(privateKey) };
 }
 
 /** MintedCA is a CA just minted: its PEM pair, and the issuer to sign with, taken from what minted it. */
@@ -50,6 +51,17 @@ export interface MintedCA {
  * just made needs no PEM decoding of its key or certificate and no check that the two belong together.
  */
 export async function newIssuer(opts: CAOptions = {}): Promise<MintedCA> {
+  const { der, privateKey } = await mintCA(opts);
+  const crt = encodePEM(PEMLabel.certificate, der);
+  const certificate = parseCertificateDER(der, 'ca: crt');
+  return {
+    pair: { crt, key: encodePrivateKey(privateKey) },
+    issuer: { crt, certificate, privateKey, leafKeyType: leafKeyTypeFor(certificate.keyAlgorithm) },
+  };
+}
+
+/** mintCA generates the key and signs the self-signed certificate (DER) both functions above encode. */
+async function mintCA(opts: CAOptions): Promise<{ der: Buffer; privateKey: KeyObject }> {
   const { keyType = 'ed25519', now = new Date(), validityMs = CA_VALIDITY_MS, signal } = opts;
   const name = {
     organizations: opts.organizations ?? [],
@@ -79,15 +91,5 @@ export async function newIssuer(opts: CAOptions = {}): Promise<MintedCA> {
     },
     key.privateKey,
   );
-  const crt = encodePEM(PEMLabel.certificate, der);
-  const certificate = parseCertificateDER(der, 'ca: crt');
-  return {
-    pair: { crt, key: encodePrivateKey(key.privateKey) },
-    issuer: {
-      crt,
-      certificate,
-      privateKey: key.privateKey,
-      leafKeyType: leafKeyTypeFor(certificate.keyAlgorithm),
-    },
-  };
+  return { der, privateKey: key.privateKey };
 }
