@@ -297,6 +297,25 @@ export const grpcNetPlugin: Plugin = {
   },
 };
 
+/** long.js, the 64-bit integers protobufjs decodes into (its UMD build, the one a bundle resolves) */
+const LONG_UMD = /\/node_modules\/long\/umd\/index\.js$/;
+
+/**
+ * longPlugin gives long.js a `WebAssembly` of its own that is undefined. long compiles a small WebAssembly
+ * module at load for 64-bit multiply and divide, inside a try that falls back to its JavaScript versions
+ * when there is no WebAssembly; under TCG that compile cost ~50 ms of every boot, for arithmetic the API
+ * hardly does (a Long's toString). The answers are the same either way.
+ */
+export const longPlugin: Plugin = {
+  name: 'long-no-wasm',
+  setup(b) {
+    b.onLoad({ filter: LONG_UMD }, (args) => ({
+      contents: `var WebAssembly = undefined;\n${readFileSync(args.path, 'utf8')}`,
+      loader: 'js',
+    }));
+  },
+};
+
 /** bundle writes the CommonJS bundle of the entry with the build info baked in. */
 export async function bundle(outFile: string, info: BuildInfo): Promise<void> {
   const result = await build({
@@ -316,7 +335,7 @@ export async function bundle(outFile: string, info: BuildInfo): Promise<void> {
     sourcemap: false,
     absWorkingDir: REPO,
     define: { KEEL_BUILD_INFO: JSON.stringify(info) },
-    plugins: [importMetaPlugin, koffiPlugin, protoPlugin, pluralPlugin, grpcNetPlugin],
+    plugins: [importMetaPlugin, koffiPlugin, protoPlugin, pluralPlugin, grpcNetPlugin, longPlugin],
     logLevel: 'warning',
   });
   if (result.warnings.length)

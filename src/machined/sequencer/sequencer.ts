@@ -1,5 +1,4 @@
 // Sequencer: runs one sequence at a time, phase after phase, with takeover, events and timed log lines.
-import { performance } from 'node:perf_hooks';
 import { nextTurn } from '../../cosi/controller/index.js';
 import type { EventBus } from '../events/bus.js';
 import type { ErrorCode } from '../events/event.js';
