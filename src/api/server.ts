@@ -5,6 +5,7 @@ import type { ResourceRegistry } from '../cosi/resource/registry.js';
 import type { CoreState } from '../cosi/state/core.js';
 import type { CertificateAndKey } from '../pki/index.js';
 import type { ApiMode } from './auth/authorize.js';
+import { clientsFirst } from './client-first.js';
 import { ApiError } from './errors.js';
 import { newGate } from './gate.js';
 import type { HandlerMap } from './handlers.js';
@@ -145,6 +146,7 @@ export async function startApiServer(opts: StartApiServerOptions): Promise<ApiSe
   });
   const address = `${bindAddress.slice(0, bindAddress.lastIndexOf(':'))}:${port}`;
   self = address;
+  const stopClientsFirst = clientsFirst(port);
   localNames.add(address);
 
   let closed: Promise<void> | undefined;
@@ -154,6 +156,7 @@ export async function startApiServer(opts: StartApiServerOptions): Promise<ApiSe
       // Unary calls in flight (a Shutdown's own reply, possibly forwarded) finish during the drain,
       // so the forwarder closes only after it.
       closing.abort(new ApiError('unavailable', 'api server shutting down'));
+      stopClientsFirst();
       const finish = () => {
         forwarder?.close();
         resolve();

@@ -1,5 +1,6 @@
 // The kernel log into its own ring, so the Logs API serves `kernel` beside machined and the services.
 import { dmesgLine } from '../../api/machine/dmesg.js';
+import { nextTurn } from '../../cosi/controller/index.js';
 import {
   bootTimeNs,
   type KmsgItem,
@@ -25,9 +26,14 @@ export function pumpKernelLog(
 ): Promise<void> {
   const boot = bootTimeNs();
   const opts = { ...source, follow: true, signal };
-  // one ring write per batch: at boot the ring's backlog is hundreds of records
+  // One ring write per batch: at boot the ring's backlog is hundreds of records. Each batch takes a turn
+  // of the controller runtime's, as start-up work does, so the backlog gives way to a waiting API client.
   return (async () => {
-    for await (const batch of readKmsgBatches(opts)) ring.write(kernelLogText(batch, boot));
+    await nextTurn();
+    for await (const batch of readKmsgBatches(opts)) {
+      ring.write(kernelLogText(batch, boot));
+      await nextTurn();
+    }
   })().catch((e: unknown) => {
     if (!signal.aborted) log(`kernel log: not collected: ${(e as Error).message}`);
   });

@@ -1,0 +1,112 @@
+// An accepted API connection holds the controller runtime's turns until it closes (clientsFirst).
+import { connect, createServer, type Server, type Socket } from 'node:net';
+import { setImmediate as immediate, setTimeout as sleep } from 'node:timers/promises';
+import { afterEach, describe, expect, it } from 'vitest';
+import { CONNECTION_HOLD_MS, clientsFirst } from '../../src/api/client-first.js';
+import { type ApiServer, startApiServer } from '../../src/api/server.js';
+import { nextTurn } from '../../src/cosi/controller/index.js';
+import { nodeState } from './fixtures.js';
+
+const cleanups: Array<() => unknown> = [];
+afterEach(async () => {
+  for (const c of cleanups.splice(0).reverse()) await c();
+});
+
+async function settled(p: Promise<unknown>): Promise<boolean> {
+  let done = false;
+  void p.then(() => {
+    done = true;
+  });
+  for (let i = 0; i < 5; i++) await immediate();
+  return done;
+}
+
+async function listening(): Promise<Server> {
+  const s = createServer((c) => c.resume());
+  await new Promise<void>((ok) => s.listen(0, '127.0.0.1', ok));
+  cleanups.push(() => new Promise((ok) => s.close(ok)));
+  return s;
+}
+
+async function dial(port: number): Promise<Socket> {
+  const c = connect(port, '127.0.0.1');
+  await new Promise((ok, fail) => c.once('connect', ok).once('error', fail));
+  cleanups.push(() => c.destroy());
+  await sleep(20); // the server side accepts in a later turn of the loop
+  return c;
+}
+
+const closed = (c: Socket) => new Promise((ok) => c.once('close', ok).end());
+
+/** a hold recorder: the bounds asked for, and how many holds are still held */
+function recorder() {
+  const bounds: number[] = [];
+  let held = 0;
+  const hold = (maxMs: number) => {
+    bounds.push(maxMs);
+    held++;
+    let on = true;
+    return () => {
+      if (on) held--;
+      on = false;
+    };
+  };
+  return { hold, bounds, held: () => held };
+}
+
+describe('clientsFirst', () => {
+  it('holds from accept until the connection closes, bounded', async () => {
+    const s = await listening();
+    const port = (s.address() as { port: number }).port;
+    const r = recorder();
+    cleanups.push(clientsFirst(port, r.hold));
+    const c = await dial(port);
+    expect(r.bounds).toEqual([CONNECTION_HOLD_MS]);
+    expect(r.held()).toBe(1);
+    await closed(c);
+    await sleep(20);
+    expect(r.held()).toBe(0);
+  });
+
+  it('ignores connections to other ports, and stops when told', async () => {
+    const mine = await listening();
+    const other = await listening();
+    const r = recorder();
+    const stop = clientsFirst((mine.address() as { port: number }).port, r.hold);
+    await dial((other.address() as { port: number }).port);
+    expect(r.bounds).toEqual([]);
+    stop();
+    await dial((mine.address() as { port: number }).port);
+    expect(r.bounds).toEqual([]);
+  });
+});
+
+describe('the API server puts a connecting client first', () => {
+  let server: ApiServer | undefined;
+  afterEach(async () => {
+    await server?.close();
+    server = undefined;
+  });
+
+  it('gives the runtime no turn while a connection is open, and resumes when it closes', async () => {
+    server = await startApiServer({ address: '127.0.0.1:0', mode: 'maintenance', state: await nodeState() });
+    const c = await dial(server.port);
+    const turn = nextTurn();
+    expect(await settled(turn)).toBe(false);
+    await closed(c);
+    await sleep(20);
+    expect(await settled(turn)).toBe(true);
+  });
+
+  it('no longer holds anything once closed', async () => {
+    const s = await startApiServer({ address: '127.0.0.1:0', mode: 'maintenance', state: await nodeState() });
+    const port = s.port;
+    await s.close();
+    // a plain listener on the same port now: its connections are nobody's clients
+    const plain = createServer((c) => c.resume());
+    await new Promise<void>((ok) => plain.listen(port, '127.0.0.1', ok));
+    cleanups.push(() => new Promise((ok) => plain.close(ok)));
+    await dial(port);
+    expect(await settled(nextTurn())).toBe(true);
+  });
+});
