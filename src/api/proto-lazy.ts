@@ -87,6 +87,15 @@ function methodOptions(parsed: Record<string, unknown>[] | undefined): Record<st
 /** protobufjs' internal step of resolveAll that applies editions features (packed encoding …) */
 type FeatureResolving = { _edition?: string; _resolveFeaturesRecursive(edition?: string): void };
 
+/** a method as protobufjs' toJSON writes it into a service's definition */
+interface MethodJSON {
+  readonly requestType: string;
+  readonly responseType: string;
+  readonly requestStream?: boolean;
+  readonly responseStream?: boolean;
+  readonly parsedOptions?: Record<string, unknown>[];
+}
+
 const parentOf = (name: string) => name.slice(0, Math.max(0, name.lastIndexOf('.')));
 const localOf = (name: string) => name.slice(name.lastIndexOf('.') + 1);
 
@@ -230,33 +239,35 @@ export function lazyPackageDefinition(
     lazy(def, 'fileDescriptorProtos', fileDescriptorProtos);
     return def;
   };
-  const service = (name: string) => {
-    lazyRoot.ensure(name);
-    const svc = lazyRoot.root.lookupService(name);
+  // A service is listed from its JSON, with nothing added to the root: its methods' types are added, and
+  // resolved from the service's package as protobufjs resolves them, when a method is first used.
+  const service = (entry: DefinitionEntry) => {
+    const name = entry.def;
+    const methods = (entry.json as { methods?: Record<string, MethodJSON> }).methods ?? {};
     const def: Record<string, unknown> = {};
-    for (const m of svc.methodsArray) {
-      // the types are resolved on first use: Method.resolve looks them up once they are in the root
+    for (const [methodName, m] of Object.entries(methods)) {
       const types = once(() => {
-        lazyRoot.ensure(...(index.methods[`${name}.${m.name}`] ?? []));
-        m.resolve();
-        return { req: m.resolvedRequestType!, res: m.resolvedResponseType! };
+        lazyRoot.ensure(...(index.methods[`${name}.${methodName}`] ?? []));
+        const pkg = parentOf(name);
+        const scope = pkg ? (lazyRoot.root.lookup(pkg) as protobuf.Namespace) : lazyRoot.root;
+        return { req: scope.lookupType(m.requestType), res: scope.lookupType(m.responseType) };
       });
       const req = codec(() => types().req);
       const res = codec(() => types().res);
       const method: Record<string, unknown> = {
-        path: `/${name}/${m.name}`,
+        path: `/${name}/${methodName}`,
         requestStream: !!m.requestStream,
         responseStream: !!m.responseStream,
         requestSerialize: req.serialize,
         requestDeserialize: req.deserialize,
         responseSerialize: res.serialize,
         responseDeserialize: res.deserialize,
-        originalName: camelCase(m.name),
+        originalName: camelCase(methodName),
       };
       lazy(method, 'requestType', () => message(bareName(types().req), () => types().req));
       lazy(method, 'responseType', () => message(bareName(types().res), () => types().res));
-      lazy(method, 'options', () => methodOptions(m.parsedOptions as Record<string, unknown>[] | undefined));
-      def[m.name] = method;
+      lazy(method, 'options', () => methodOptions(m.parsedOptions));
+      def[methodName] = method;
     }
     return def;
   };
@@ -265,7 +276,7 @@ export function lazyPackageDefinition(
   for (const e of index.entries) {
     if (!('def' in e)) continue;
     const name = e.def;
-    if (e.kind === 'service') lazy(out, name, () => service(name));
+    if (e.kind === 'service') lazy(out, name, () => service(e));
     else if (e.kind === 'message') lazy(out, name, () => topMessage(name));
     else if (e.kind === 'enum') lazy(out, name, () => enumeration(name));
   }

@@ -2,7 +2,7 @@ import { createRequire } from 'node:module';
 import { fromJSON, type PackageDefinition } from '@grpc/proto-loader';
 import protobuf from 'protobufjs';
 import descriptor from 'protobufjs/ext/descriptor/index.js';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it, vi } from 'vitest';
 import { prebuiltProtoSets, protoDescriptors } from '../../scripts/sea.js';
 import { API_LOADER_OPTIONS, API_PROTO_FILES } from '../../src/api/proto.js';
 import type { ProtoIndex } from '../../src/api/proto-index.js';
@@ -208,6 +208,24 @@ describe('the prebuilt proto set, built a definition at a time', () => {
     expect(built).toContain('VersionResponse');
     expect(built).not.toContain('EtcdMemberListResponse');
     expect(built.length).toBeLessThan(defs().filter((d) => d.def.startsWith('machine.')).length / 4);
+  });
+
+  it('lists a service and its methods without building anything', () => {
+    const fresh = lazyPackageDefinition(index, API_LOADER_OPTIONS, ext);
+    const addJSON = vi.spyOn(protobuf.Namespace.prototype, 'addJSON');
+    try {
+      for (const name of services()) {
+        const svc = fresh[name] as unknown as Record<string, Def>;
+        for (const m of Object.values(svc)) expect(m.path).toMatch(/^\/[\w.]+\/\w+$/);
+      }
+      expect(addJSON).not.toHaveBeenCalled();
+      // the first call builds what it needs
+      const machine = fresh['machine.MachineService'] as unknown as Record<string, Def>;
+      (machine.Version!.responseSerialize as (a: object) => Buffer)({ messages: [] });
+      expect(addJSON).toHaveBeenCalled();
+    } finally {
+      addJSON.mockRestore();
+    }
   });
 
   it('names an unknown definition', () => {
