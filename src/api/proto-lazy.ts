@@ -11,6 +11,7 @@
 import type { Options, PackageDefinition } from '@grpc/proto-loader';
 import protobuf from 'protobufjs';
 import type descriptor from 'protobufjs/ext/descriptor/index.js';
+import { lazyCodecs } from './proto-codecs.js';
 import type { DefinitionEntry, NamespaceEntry, ProtoIndex } from './proto-index.js';
 
 /** how proto-loader renders descriptor protos into plain objects */
@@ -201,6 +202,7 @@ export function lazyPackageDefinition(
   options: Options,
   ext: DescriptorExtension,
 ): PackageDefinition {
+  lazyCodecs(); // a call generates the two codecs per type it uses, not all five
   const lazyRoot = new LazyRoot(index);
   const whole = once(() => {
     ext(); // toDescriptor exists once the extension is loaded
