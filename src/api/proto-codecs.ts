@@ -37,7 +37,7 @@ export function lazyCodecs(): void {
     const types: unknown[] = this.fieldsArray.map((f) => f.resolve().resolvedType);
     const self = this as unknown as Record<string, Codec>;
     for (const [name, generate] of Object.entries(GENERATORS)) {
-      // the stub replaces itself on this type with the generated codec, then runs it
+      // the first call generates the codec, puts it in place on this type, then runs it
       self[name] = function (this: unknown, ...args: unknown[]) {
         const codec = generate(self as unknown as protobuf.Type, types);
         self[name] = codec;

@@ -1,25 +1,17 @@
 // An accepted API connection holds the controller runtime's turns until it closes (clientsFirst).
 import { connect, createServer, type Server, type Socket } from 'node:net';
-import { setImmediate as immediate, setTimeout as sleep } from 'node:timers/promises';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { afterEach, describe, expect, it } from 'vitest';
 import { CONNECTION_HOLD_MS, clientsFirst } from '../../src/api/client-first.js';
 import { type ApiServer, startApiServer } from '../../src/api/server.js';
 import { nextTurn } from '../../src/cosi/controller/index.js';
+import { settled } from '../cosi/controller/internal/settled.js';
 import { nodeState } from './fixtures.js';
 
 const cleanups: Array<() => unknown> = [];
 afterEach(async () => {
   for (const c of cleanups.splice(0).reverse()) await c();
 });
-
-async function settled(p: Promise<unknown>): Promise<boolean> {
-  let done = false;
-  void p.then(() => {
-    done = true;
-  });
-  for (let i = 0; i < 5; i++) await immediate();
-  return done;
-}
 
 async function listening(): Promise<Server> {
   const s = createServer((c) => c.resume());

@@ -110,20 +110,14 @@ export async function startNode(opts: NodeOptions): Promise<Node> {
   // record by record held the maintenance API back)
   const stopFeeds = new AbortController();
   await publishMachineStatus(state, events, stopFeeds.signal);
-  let kernelLogPumped = false;
-  const pumpKernel = () => {
-    if (kernelLogPumped) return;
-    kernelLogPumped = true;
-    void pumpKernelLog(logs.serviceLog(KERNEL_LOG), stopFeeds.signal, mlog.line);
-  };
   machined.addShutdownHook({ name: 'stopFeeds', run: async () => stopFeeds.abort() });
   // The controllers start once the maintenance API listens, or before a stored config is activated:
   // nothing maintenance mode answers waits for their outputs, and under emulation their first runs
   // held the API back by over a second (code runs slowest the first time).
   let controllersStarted: Promise<void> | undefined;
   const startControllers = () => {
-    pumpKernel();
     controllersStarted ??= (async () => {
+      void pumpKernelLog(logs.serviceLog(KERNEL_LOG), stopFeeds.signal, mlog.line);
       // one registration per turn of the event loop: registering them all at once held the first API
       // connection for the whole burst
       for (const c of [...CONFIG_CONTROLLERS, ...secretsControllers(), serviceController(events)]) {

@@ -1,17 +1,8 @@
 // The runtime's turns: one waiter per turn, and holds that stop them until released or bounded.
-import { setImmediate as immediate, setTimeout as sleep } from 'node:timers/promises';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { describe, expect, it } from 'vitest';
 import { holdTurns, nextTurn } from '../../../../src/cosi/controller/internal/turns.js';
-
-/** settled tells, after a few turns of the loop, whether the promise has resolved */
-async function settled(p: Promise<unknown>): Promise<boolean> {
-  let done = false;
-  void p.then(() => {
-    done = true;
-  });
-  for (let i = 0; i < 5; i++) await immediate();
-  return done;
-}
+import { settled } from './settled.js';
 
 describe('nextTurn', () => {
   it('lets one waiter go per turn, first come first served', async () => {
