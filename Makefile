@@ -72,6 +72,7 @@ TS_SOURCES := $(shell find src resources controllers -name '*.ts' -o -name '*.pr
 KERNEL := $(OUT)/vmlinuz
 SEA := $(OUT)/sea/machined
 INIT := $(OUT)/init/stage1
+PREFAULT := $(OUT)/init/prefault.so
 ROOTFS := $(OUT)/rootfs.sqsh
 INITRAMFS := $(OUT)/initramfs.img
 OSREL := $(OUT)/os-release
@@ -88,11 +89,11 @@ $(KERNEL): $(HOST_STAMP) $(wildcard kernel-config/*) scripts/kernel.sh scripts/k
 $(SEA): $(NODE_MODULES_STAMP) $(TS_SOURCES) scripts/sea.ts $(wildcard scripts/sea/*.cjs)
 	node --import tsx scripts/sea.ts $(OUT)/sea
 
-$(INIT) $(OUT)/init/floor &: $(HOST_STAMP) src/init/stage1.c src/init/floor.c scripts/init.sh
+$(INIT) $(OUT)/init/floor $(PREFAULT) &: $(HOST_STAMP) src/init/stage1.c src/init/floor.c src/init/prefault.c scripts/init.sh
 	scripts/init.sh $(OUT)/init
 
-$(ROOTFS): $(SEA) $(HOST_STAMP) images/rootfs.yaml images/os-release.in scripts/rootfs.ts $(wildcard scripts/rootfs/*.ts)
-	node --import tsx scripts/rootfs.ts --sea $(OUT)/sea --out $@ --version $(VERSION)
+$(ROOTFS): $(SEA) $(PREFAULT) $(HOST_STAMP) images/rootfs.yaml images/os-release.in scripts/rootfs.ts $(wildcard scripts/rootfs/*.ts)
+	node --import tsx scripts/rootfs.ts --sea $(OUT)/sea --prefault $(PREFAULT) --out $@ --version $(VERSION)
 
 $(INITRAMFS): $(INIT) $(ROOTFS) scripts/initramfs.sh
 	scripts/initramfs.sh $@ $(INIT) $(ROOTFS)=/rootfs.sqsh

@@ -1,5 +1,6 @@
 // Builds the node's read-only root filesystem (zstd squashfs) from images/rootfs.yaml and the SEA.
-// usage: node --import tsx scripts/rootfs.ts --sea DIR --out FILE [--manifest images/rootfs.yaml] [--version V]
+// usage: node --import tsx scripts/rootfs.ts --sea DIR --prefault FILE --out FILE [--manifest images/rootfs.yaml]
+//        [--version V]
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
@@ -12,20 +13,25 @@ async function main(): Promise<void> {
   const { values } = parseArgs({
     options: {
       sea: { type: 'string' },
+      prefault: { type: 'string' },
       out: { type: 'string' },
       manifest: { type: 'string', default: repo('images/rootfs.yaml') },
       version: { type: 'string' },
     },
     strict: true,
   });
-  if (!values.sea || !values.out)
-    throw new RootfsError('usage', 'usage: rootfs.ts --sea DIR --out FILE [--manifest FILE] [--version V]');
+  if (!values.sea || !values.prefault || !values.out)
+    throw new RootfsError(
+      'usage',
+      'usage: rootfs.ts --sea DIR --prefault FILE --out FILE [--manifest FILE] [--version V]',
+    );
   // package.json's version by default: the build must not depend on when or where it runs
   const version =
     values.version ?? (JSON.parse(readFileSync(repo('package.json'), 'utf8')) as { version: string }).version;
 
   const res = await buildRootfs({
     sea: values.sea,
+    prefault: values.prefault,
     out: values.out,
     manifest: values.manifest,
     osRelease: repo('images/os-release.in'),

@@ -2,3 +2,6 @@
 
 /** koffi's native addon; the single executable loads it from here (KEEL_KOFFI_NODE overrides it in tests) */
 export const KOFFI_NODE_PATH = '/usr/lib/keel/koffi.node';
+
+/** the heap-populating preload stage 1 hands machined (src/init/prefault.c); the path is fixed in stage1.c */
+export const PREFAULT_PATH = '/usr/lib/keel/prefault.so';

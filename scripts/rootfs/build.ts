@@ -17,7 +17,7 @@ import {
 } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, posix } from 'node:path';
-import { KOFFI_NODE_PATH } from '../lib/image-layout.js';
+import { KOFFI_NODE_PATH, PREFAULT_PATH } from '../lib/image-layout.js';
 import { type Deb, debCacheDir, extractDeb, fetchDeb } from './debs.js';
 import { RootfsError } from './errors.js';
 import { parseManifest } from './manifest.js';
@@ -29,6 +29,8 @@ import { checkClosure, lookupDir, type Unresolved } from './tree.js';
 export interface BuildOptions {
   /** directory holding machined (the SEA) and koffi.node */
   sea: string;
+  /** stage 1's preload for machined (scripts/init.sh's prefault.so) */
+  prefault: string;
   out: string;
   manifest: string;
   osRelease: string;
@@ -97,9 +99,13 @@ export async function buildRootfs(o: BuildOptions): Promise<BuildResult> {
   const osRelease = renderOsRelease(await readFile(o.osRelease, 'utf8'), o.version);
   const sea = join(o.sea, 'machined');
   const koffi = join(o.sea, 'koffi.node');
-  for (const f of [sea, koffi]) {
-    if (!(await stat(f).catch(() => undefined))?.isFile())
-      throw new RootfsError('usage', `--sea: ${f} is missing`);
+  for (const [flag, f] of [
+    ['--sea', sea],
+    ['--sea', koffi],
+    ['--prefault', o.prefault],
+  ]) {
+    if (!(await stat(f!).catch(() => undefined))?.isFile())
+      throw new RootfsError('usage', `${flag}: ${f} is missing`);
   }
   const arch = (await run('dpkg', ['--print-architecture'], { pkg: 'dpkg' })).trim();
   if (arch !== 'amd64')
@@ -120,8 +126,9 @@ export async function buildRootfs(o: BuildOptions): Promise<BuildResult> {
     }
     index.add('keel', SEA_PATH, { kind: 'file', host: sea, mode: 0o755 });
     index.add('keel', KOFFI_NODE_PATH, { kind: 'file', host: koffi, mode: 0o644 });
+    index.add('keel', PREFAULT_PATH, { kind: 'file', host: o.prefault, mode: 0o644 });
 
-    const { entries, missing } = await select(index, manifest, [SEA_PATH, KOFFI_NODE_PATH]);
+    const { entries, missing } = await select(index, manifest, [SEA_PATH, KOFFI_NODE_PATH, PREFAULT_PATH]);
     if (missing.length) throw new RootfsError('closure', await describeMissing(missing));
     const used = new Set([...entries.values()].map((e) => e.pkg));
     for (const l of manifest.libraries)

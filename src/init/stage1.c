@@ -53,6 +53,8 @@ struct open_how {
 #define ROOTFS "/rootfs.sqsh"
 #define NEWROOT "/root"
 #define INIT "/sbin/init"
+/* preloaded into init when the root has it (PREFAULT_PATH in scripts/lib/image-layout.ts) */
+#define PREFAULT "/usr/lib/keel/prefault.so"
 
 static int logfd = -1;
 
@@ -284,8 +286,11 @@ int main(int argc, char **argv) {
   // context made without a CA, as the maintenance API's server-only TLS is: 28 ms natively, over a second
   // under TCG. Machined's own TLS clients name their CA. Only flags Node allows in NODE_OPTIONS may go
   // here: any other makes Node refuse to start, and PID 1 with it.
-  static char *const env[] = {"NODE_OPTIONS=--v8-pool-size=1 --use-openssl-ca", "PATH=/usr/bin:/usr/sbin:/bin:/sbin",
-                              "HOME=/", "TERM=linux", NULL};
+  static char *env[] = {"NODE_OPTIONS=--v8-pool-size=1 --use-openssl-ca", "PATH=/usr/bin:/usr/sbin:/bin:/sbin",
+                        "HOME=/", "TERM=linux", NULL, NULL};
+  // the image's prefault.so (src/init/prefault.c) populates V8's heap pages as they are committed; a
+  // root without it boots the same, only without the preload (and without ld.so complaining about it)
+  if (access(PREFAULT, R_OK) == 0) env[4] = "LD_PRELOAD=" PREFAULT;
   static char *const args[] = {INIT, NULL};
   logmsg(6, "exec " INIT);
   execve(INIT, args, env);

@@ -103,6 +103,17 @@ describe('the Keel ISO in QEMU', () => {
       const dmesg = await callStream(machine, 'Dmesg', { follow: false, tail: false });
       const kernel = Buffer.concat(dmesg.map((d) => d.bytes as Buffer)).toString();
       expect(kernel).toContain('[keel] [initramfs] exec /sbin/init');
+      // PID 1 runs with stage 1's preload (src/init/prefault.c) and keeps it from its children (its own
+      // /proc/1/environ still shows the block the kernel was given)
+      const read = async (path: string) =>
+        Buffer.concat((await callStream(machine, 'Read', { path })).map((d) => d.bytes as Buffer)).toString();
+      expect(await read('/proc/1/maps')).toContain('/usr/lib/keel/prefault.so');
+      const listed = (await callUnary(machine, 'Processes', {})).messages as Reply[];
+      const children = ((listed[0]?.processes as Reply[]) ?? [])
+        .filter((p) => p.ppid === 1)
+        .map((p) => String(p.pid));
+      expect(children.length).toBeGreaterThan(0); // udevd at least
+      for (const pid of children) expect(await read(`/proc/${pid}/environ`), pid).not.toContain('LD_PRELOAD');
 
       // the console takes keys but has nothing to give them to: no shell, no login, no prompt
       const before = vm.lines.length;

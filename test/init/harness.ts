@@ -23,10 +23,14 @@ export function tempDir(prefix: string): { path: string; remove(): void } {
 const run = (cmd: string, args: readonly string[], env?: NodeJS.ProcessEnv): Buffer =>
   execFileSync(cmd, args, { cwd: repo, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, ...env } });
 
-/** buildInit runs scripts/init.sh: OUTDIR/stage1 and OUTDIR/floor. */
-export function buildInit(outDir: string): { stage1: string; floor: string } {
+/** buildInit runs scripts/init.sh: OUTDIR/stage1, OUTDIR/floor and OUTDIR/prefault.so. */
+export function buildInit(outDir: string): { stage1: string; floor: string; prefault: string } {
   run('scripts/init.sh', [outDir]);
-  return { stage1: join(outDir, 'stage1'), floor: join(outDir, 'floor') };
+  return {
+    stage1: join(outDir, 'stage1'),
+    floor: join(outDir, 'floor'),
+    prefault: join(outDir, 'prefault.so'),
+  };
 }
 
 /** buildInitramfs runs scripts/initramfs.sh OUT INIT SRC=DEST... */
@@ -57,6 +61,12 @@ export function compileStatic(source: string, out: string): void {
     out,
     join(repo, 'test/init', source),
   ]);
+}
+
+/** compileDynamic builds one C file of test/init into a glibc executable (what a preload can enter). */
+export function compileDynamic(source: string, out: string): void {
+  mkdirSync(dirname(out), { recursive: true });
+  run('gcc', ['-O2', '-Wall', '-Wextra', '-Werror', '-o', out, join(repo, 'test/init', source)]);
 }
 
 /** makeSquashfs packs a directory the way the image build does (zstd, everything owned by root). */

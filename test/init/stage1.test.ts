@@ -2,7 +2,15 @@
 // initramfs built by scripts/initramfs.sh into a tmpfs, with a test payload as the squashfs's /sbin/init.
 // Its kernel-log lines land in the host's log (devtmpfs and /dev/kmsg are not namespaced): read them there.
 import { execFileSync } from 'node:child_process';
-import { chmodSync, existsSync, mkdirSync, readFileSync, utimesSync, writeFileSync } from 'node:fs';
+import {
+  chmodSync,
+  copyFileSync,
+  existsSync,
+  mkdirSync,
+  readFileSync,
+  utimesSync,
+  writeFileSync,
+} from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
 import {
@@ -21,6 +29,7 @@ import {
 const PREFIX = '[keel] [initramfs] ';
 
 let work: ReturnType<typeof tempDir> | undefined;
+let plain = '';
 let stage1 = '';
 let good = ''; // initramfs whose squashfs has the payload as /sbin/init
 let broken = ''; // initramfs whose squashfs has no /sbin/init
@@ -65,12 +74,18 @@ beforeAll(() => {
   requireRoot();
   work = tempDir('keel-stage1-');
   const w = work.path;
-  stage1 = buildInit(join(w, 'bin')).stage1;
+  const built = buildInit(join(w, 'bin'));
+  stage1 = built.stage1;
 
   const root = join(w, 'rootfs');
   for (const d of ['dev', 'proc', 'sys', 'etc', 'sbin']) mkdirSync(join(root, d), { recursive: true });
   writeFileSync(join(root, 'etc/os-release'), 'ID=keel-test\n');
   compileStatic('payload.c', join(root, 'sbin/init'));
+  plain = buildInitramfs(join(w, 'plain.cpio'), stage1, {
+    '/rootfs.sqsh': makeSquashfs(root, join(w, 'plain.sqsh')),
+  });
+  mkdirSync(join(root, 'usr/lib/keel'), { recursive: true });
+  copyFileSync(built.prefault, join(root, 'usr/lib/keel/prefault.so'));
   good = buildInitramfs(join(w, 'good.cpio'), stage1, {
     '/rootfs.sqsh': makeSquashfs(root, join(w, 'good.sqsh')),
   });
@@ -103,6 +118,7 @@ describe('stage 1 as PID 1 of an initramfs', () => {
       'PATH=/usr/bin:/usr/sbin:/bin:/sbin',
       'HOME=/',
       'TERM=linux',
+      'LD_PRELOAD=/usr/lib/keel/prefault.so',
     ]);
 
     // the read-ahead child read /sbin/init and ended cleanly
@@ -126,7 +142,7 @@ describe('stage 1 as PID 1 of an initramfs', () => {
 
     // only the squashfs is visible at /, and the initramfs files were deleted (the loop device still
     // holds the unlinked rootfs.sqsh), read-only and set to detach itself
-    expect((rep.get('rootdir') ?? []).sort()).toEqual(['dev', 'etc', 'proc', 'sbin', 'sys']);
+    expect((rep.get('rootdir') ?? []).sort()).toEqual(['dev', 'etc', 'proc', 'sbin', 'sys', 'usr']);
     const loop = root!.source.slice('/dev/'.length);
     expect(rep.get(`loop`)).toEqual([
       expect.stringMatching(new RegExp(`^${loop} loop/backing_file .*/rootfs\\.sqsh \\(deleted\\)$`)),
@@ -171,6 +187,19 @@ describe('stage 1 as PID 1 of an initramfs', () => {
       existsSync(backing) && readFileSync(backing, 'utf8').includes('rootfs.sqsh (deleted)');
     for (let i = 0; i < 50 && stillOurs(); i++) await sleep(100);
     expect(stillOurs(), `${loop} was not detached`).toBe(false);
+  });
+
+  it('preloads nothing into /sbin/init when the root has no prefault.so', async () => {
+    const r = runInitramfs(plain, join(work!.path, 'mnt-plain'));
+    onTestFinished(async () => void (await r.kill()));
+    const ended = await within(r.ended, 10_000);
+    expect(ended, `stage 1 did not hand over:\n${r.output()}`).toEqual({ code: 0, signal: null });
+    expect(parseReport(r.report()).get('env')).toEqual([
+      'NODE_OPTIONS=--v8-pool-size=1 --use-openssl-ca',
+      'PATH=/usr/bin:/usr/sbin:/bin:/sbin',
+      'HOME=/',
+      'TERM=linux',
+    ]);
   });
 
   it('without /sbin/init, logs it and reboots after 10 s, or halts for ever with panic=0', async () => {

@@ -20,6 +20,7 @@ const BUILD_TIMEOUT = 600_000; // two zstd-19 builds of a 99 MB executable on 2 
 
 let tmp = '';
 let sea = '';
+let prefault = '';
 let image = '';
 let unpacked = '';
 let listing = new Map<string, string>();
@@ -33,6 +34,8 @@ async function cli(out: string, ...extra: string[]) {
       repo('scripts/rootfs.ts'),
       '--sea',
       sea,
+      '--prefault',
+      prefault,
       '--out',
       out,
       '--version',
@@ -71,6 +74,8 @@ beforeAll(async () => {
   await mkdir(sea);
   await copyFile(process.execPath, join(sea, 'machined'));
   await copyFile(repo('node_modules/@koromix/koffi-linux-x64/linux_x64/koffi.node'), join(sea, 'koffi.node'));
+  await exec(repo('scripts/init.sh'), [join(tmp, 'init')], { cwd: repo('') });
+  prefault = join(tmp, 'init/prefault.so');
 
   image = join(tmp, 'rootfs.sqsh');
   await cli(image);
@@ -104,11 +109,12 @@ describe('scripts/rootfs.ts with the real manifest', () => {
     BUILD_TIMEOUT,
   );
 
-  it('lays out the SEA, koffi.node, os-release, mount points and tools', async () => {
+  it('lays out the SEA, koffi.node, prefault.so, os-release, mount points and tools', async () => {
     expect(listing.get('/sbin')).toBe('lrwxrwxrwx -> usr/sbin');
     expect(listing.get('/lib64')).toBe('lrwxrwxrwx -> usr/lib64');
     expect(listing.get('/usr/sbin/init')).toBe('-rwxr-xr-x');
     expect(listing.get('/usr/lib/keel/koffi.node')).toBe('-rw-r--r--');
+    expect(listing.get('/usr/lib/keel/prefault.so')).toBe('-rw-r--r--');
     for (const d of ['/dev', '/proc', '/sys', '/run', '/system', '/tmp', '/var', '/etc']) {
       expect(listing.get(d), d).toBe('drwxr-xr-x');
     }
@@ -160,6 +166,14 @@ describe('scripts/rootfs.ts with the real manifest', () => {
       'console.log(typeof require("/usr/lib/keel/koffi.node").load)',
     );
     expect(koffi.stdout).toBe('function\n');
+    // stage 1's preload loads against the image's own libc (ld.so would say so on stderr if not), and
+    // machined does not hand it on; the chrooted node starts the preloaded one, so chroot itself has none
+    const preloaded = await chroot(
+      '/sbin/init',
+      '-e',
+      `require('node:child_process').execFileSync('/sbin/init', ['-e', 'console.log(process.env.LD_PRELOAD ?? "not inherited")'], { env: { LD_PRELOAD: '/usr/lib/keel/prefault.so' }, stdio: 'inherit' })`,
+    );
+    expect(preloaded).toEqual({ stdout: 'not inherited\n', stderr: '' });
     expect((await chroot('/usr/sbin/mkfs.xfs', '-V')).stdout).toMatch(/^mkfs\.xfs version /);
     expect((await chroot('/sbin/cryptsetup', '--version')).stdout).toMatch(/^cryptsetup 2\./);
     expect((await chroot('/usr/lib/systemd/systemd-udevd', '--version')).stdout).toMatch(/^\d+/);
@@ -171,6 +185,7 @@ describe('scripts/rootfs.ts manifest errors', () => {
   const build = (manifest: string) =>
     buildRootfs({
       sea,
+      prefault,
       out: join(tmp, 'bad.sqsh'),
       manifest: fixture(manifest),
       osRelease: repo('images/os-release.in'),
