@@ -287,10 +287,14 @@ int main(int argc, char **argv) {
   // under TCG. Machined's own TLS clients name their CA. Only flags Node allows in NODE_OPTIONS may go
   // here: any other makes Node refuse to start, and PID 1 with it.
   static char *env[] = {"NODE_OPTIONS=--v8-pool-size=1 --use-openssl-ca", "PATH=/usr/bin:/usr/sbin:/bin:/sbin",
-                        "HOME=/", "TERM=linux", NULL, NULL};
-  // the image's prefault.so (src/init/prefault.c) populates V8's heap pages as they are committed; a
-  // root without it boots the same, only without the preload (and without ld.so complaining about it)
-  if (access(PREFAULT, R_OK) == 0) env[4] = "LD_PRELOAD=" PREFAULT;
+                        "HOME=/", "TERM=linux", NULL, NULL, NULL};
+  // the image's prefault.so (src/init/prefault.c) populates machined's heap as it grows, which the glibc
+  // tunable makes 4 MiB at a time; a root without it boots the same, only without either (and without
+  // ld.so complaining about a missing preload)
+  if (access(PREFAULT, R_OK) == 0) {
+    env[4] = "LD_PRELOAD=" PREFAULT;
+    env[5] = "GLIBC_TUNABLES=glibc.malloc.top_pad=4194304";
+  }
   static char *const args[] = {INIT, NULL};
   logmsg(6, "exec " INIT);
   execve(INIT, args, env);

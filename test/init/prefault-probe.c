@@ -1,10 +1,12 @@
 /*
  * Probe of prefault.so: makes fresh PROT_NONE ranges writable through mprotect (the dynamic symbol, which
- * a preload replaces) and prints how many of their pages are resident before a byte is touched, then what
- * a failing mprotect returns and whether LD_PRELOAD reached main's environment.
+ * a preload replaces) and prints how many of their pages are resident before a byte is touched, the same
+ * for glibc's heap as main finds it, then what a failing mprotect returns and whether LD_PRELOAD or
+ * GLIBC_TUNABLES reached main's environment.
  */
 #define _GNU_SOURCE
 #include <errno.h>
+#include <malloc.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <sys/mman.h>
@@ -38,6 +40,13 @@ static void probe(const char *name, size_t len, int prot) {
 }
 
 int main(void) {
+  /* the heap as the process starts with it: one allocation made, nothing of it touched by the probe */
+  void *volatile first = malloc(1); /* volatile: the compiler would drop a malloc/free pair */
+  free(first);
+  size_t arena = mallinfo2().arena;
+  char *brk_end = sbrk(0);
+  size_t heap = arena ? resident(brk_end - arena, arena) : 0;
+  printf("heap %zu/%zu\n", heap, arena / 4096);
   probe("rw-256k", 256 << 10, PROT_READ | PROT_WRITE);
   probe("rwx-240k", 240 << 10, PROT_READ | PROT_WRITE | PROT_EXEC);
   probe("r-256k", 256 << 10, PROT_READ);
@@ -46,7 +55,8 @@ int main(void) {
   errno = 0;
   int r = mprotect((void *)1, 256 << 10, PROT_READ | PROT_WRITE); /* unaligned: EINVAL */
   printf("unaligned %d %s\n", r, errno == EINVAL ? "EINVAL" : "other");
-  const char *pre = getenv("LD_PRELOAD");
+  const char *pre = getenv("LD_PRELOAD"), *tunables = getenv("GLIBC_TUNABLES");
   printf("LD_PRELOAD %s\n", pre ? pre : "(unset)");
+  printf("GLIBC_TUNABLES %s\n", tunables ? tunables : "(unset)");
   return 0;
 }

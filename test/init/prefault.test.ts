@@ -1,6 +1,7 @@
-// prefault.so, built by scripts/init.sh, preloaded into a real glibc process: which ranges a writable
-// mprotect leaves populated, that mprotect's own result and errno come through, and that the preload
-// leaves the environment. The same probe without it shows what the kernel does alone.
+// prefault.so, built by scripts/init.sh, preloaded into a real glibc process as stage 1 preloads it:
+// which ranges a writable mprotect leaves populated, the heap main starts with, that mprotect's own
+// result and errno come through, and that the preload and its tunable leave the environment. The same
+// probe without them shows what the kernel does alone.
 import { execFileSync } from 'node:child_process';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -19,6 +20,9 @@ beforeAll(() => {
 
 afterAll(() => work?.remove());
 
+/** the environment stage 1 gives machined when the root has prefault.so (src/init/stage1.c) */
+const stage1Env = () => ({ LD_PRELOAD: prefault, GLIBC_TUNABLES: 'glibc.malloc.top_pad=4194304' });
+
 const report = (env: NodeJS.ProcessEnv) =>
   new Map(
     execFileSync(probe, { env, encoding: 'utf8' })
@@ -29,29 +33,38 @@ const report = (env: NodeJS.ProcessEnv) =>
 
 describe('prefault.so', () => {
   it('populates writable ranges of V8 page sizes as mprotect makes them writable', () => {
-    const r = report({ LD_PRELOAD: prefault });
+    const r = report(stage1Env());
     expect(r.get('rw-256k')).toBe('64/64');
     expect(r.get('rwx-240k')).toBe('60/60');
   });
 
   it('leaves read-only ranges, small ranges and thread-stack sizes to fault as usual', () => {
-    const r = report({ LD_PRELOAD: prefault });
+    const r = report(stage1Env());
     expect(r.get('r-256k')).toBe('0/64');
     expect(r.get('rw-32k')).toBe('0/8');
     expect(r.get('rw-8m')).toBe('0/2048');
   });
 
-  it("passes mprotect's failure through and drops LD_PRELOAD from the environment", () => {
-    const r = report({ LD_PRELOAD: prefault });
+  it('hands main a heap of 4 MiB and more, all of it populated', () => {
+    const [resident, pages] = (report(stage1Env()).get('heap') ?? '').split('/').map(Number);
+    expect(pages).toBeGreaterThanOrEqual(1024);
+    expect(resident).toBe(pages);
+  });
+
+  it("passes mprotect's failure through and drops LD_PRELOAD and GLIBC_TUNABLES from the environment", () => {
+    const r = report(stage1Env());
     expect(r.get('unaligned')).toBe('-1 EINVAL');
     expect(r.get('LD_PRELOAD')).toBe('(unset)');
+    expect(r.get('GLIBC_TUNABLES')).toBe('(unset)');
   });
 
   it('is what populates: without it the kernel maps nothing until a page is touched', () => {
     const r = report({});
     expect(r.get('rw-256k')).toBe('0/64');
     expect(r.get('rwx-240k')).toBe('0/60');
-    expect(r.get('LD_PRELOAD')).toBe('(unset)');
+    const [resident, pages] = (r.get('heap') ?? '').split('/').map(Number);
+    expect(pages).toBeLessThan(1024);
+    expect(resident).toBeLessThan(pages!);
   });
 
   it('builds the same bytes again', () => {

@@ -119,6 +119,7 @@ describe('stage 1 as PID 1 of an initramfs', () => {
       'HOME=/',
       'TERM=linux',
       'LD_PRELOAD=/usr/lib/keel/prefault.so',
+      'GLIBC_TUNABLES=glibc.malloc.top_pad=4194304',
     ]);
 
     // the read-ahead child read /sbin/init and ended cleanly

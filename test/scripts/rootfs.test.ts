@@ -171,7 +171,7 @@ describe('scripts/rootfs.ts with the real manifest', () => {
     const preloaded = await chroot(
       '/sbin/init',
       '-e',
-      `require('node:child_process').execFileSync('/sbin/init', ['-e', 'console.log(process.env.LD_PRELOAD ?? "not inherited")'], { env: { LD_PRELOAD: '/usr/lib/keel/prefault.so' }, stdio: 'inherit' })`,
+      `require('node:child_process').execFileSync('/sbin/init', ['-e', 'console.log(process.env.LD_PRELOAD ?? process.env.GLIBC_TUNABLES ?? "not inherited")'], { env: { LD_PRELOAD: '/usr/lib/keel/prefault.so', GLIBC_TUNABLES: 'glibc.malloc.top_pad=4194304' }, stdio: 'inherit' })`,
     );
     expect(preloaded).toEqual({ stdout: 'not inherited\n', stderr: '' });
     expect((await chroot('/usr/sbin/mkfs.xfs', '-V')).stdout).toMatch(/^mkfs\.xfs version /);
