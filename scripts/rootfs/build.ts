@@ -103,8 +103,8 @@ export async function buildRootfs(o: BuildOptions): Promise<BuildResult> {
     ['--sea', sea],
     ['--sea', koffi],
     ['--prefault', o.prefault],
-  ]) {
-    if (!(await stat(f!).catch(() => undefined))?.isFile())
+  ] as const) {
+    if (!(await stat(f).catch(() => undefined))?.isFile())
       throw new RootfsError('usage', `${flag}: ${f} is missing`);
   }
   const arch = (await run('dpkg', ['--print-architecture'], { pkg: 'dpkg' })).trim();
