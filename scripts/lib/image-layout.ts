@@ -5,3 +5,6 @@ export const KOFFI_NODE_PATH = '/usr/lib/keel/koffi.node';
 
 /** the heap-populating preload stage 1 hands machined (src/init/prefault.c); the path is fixed in stage1.c */
 export const PREFAULT_PATH = '/usr/lib/keel/prefault.so';
+
+/** which parts of /sbin/init stage 1 reads ahead (scripts/rootfs/read-ahead.ts); the path is fixed in stage1.c */
+export const READ_AHEAD_PLAN_PATH = '/usr/lib/keel/init.read-ahead';

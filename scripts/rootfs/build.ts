@@ -17,11 +17,12 @@ import {
 } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, posix } from 'node:path';
-import { KOFFI_NODE_PATH, PREFAULT_PATH } from '../lib/image-layout.js';
+import { KOFFI_NODE_PATH, PREFAULT_PATH, READ_AHEAD_PLAN_PATH } from '../lib/image-layout.js';
 import { type Deb, debCacheDir, extractDeb, fetchDeb } from './debs.js';
 import { RootfsError } from './errors.js';
 import { parseManifest } from './manifest.js';
 import { renderOsRelease } from './os-release.js';
+import { readAheadPlanFor } from './read-ahead.js';
 import { run } from './run.js';
 import { MERGED_USR, PackageIndex, select } from './select.js';
 import { checkClosure, lookupDir, type Unresolved } from './tree.js';
@@ -152,6 +153,9 @@ export async function buildRootfs(o: BuildOptions): Promise<BuildResult> {
       }
     }
     await writeData(root, '/etc/os-release', osRelease);
+    const plan = await readAheadPlanFor(sea, (await stat(sea)).size);
+    for (const c of plan.cold) log(`read-ahead leaves out ${c.name} (${(c.size / 2 ** 20).toFixed(1)} MiB)`);
+    await writeData(root, READ_AHEAD_PLAN_PATH, plan.text);
     await writeData(
       root,
       '/usr/share/keel/packages.txt',

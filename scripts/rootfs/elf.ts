@@ -1,5 +1,6 @@
-// ELF64 dynamic-linking facts (interpreter, DT_NEEDED, run paths), read with positional reads so the
-// ~100 MB node executable is never loaded whole. Only x86-64 little-endian is supported.
+// ELF64 dynamic-linking facts (interpreter, DT_NEEDED, run paths) and dynamic symbols, read with
+// positional reads so the ~100 MB node executable is never loaded whole. Only x86-64 little-endian is
+// supported.
 import { open } from 'node:fs/promises';
 
 export interface ElfDeps {
@@ -86,4 +87,77 @@ export async function readElfDeps(file: string): Promise<ElfDeps | null> {
 function cstr(buf: Buffer, start: number): string {
   const end = buf.indexOf(0, start);
   return buf.toString('latin1', start, end < 0 ? buf.length : end);
+}
+
+/** ElfSymbol is a dynamic symbol located in the file: where its bytes are, not where they are mapped. */
+export interface ElfSymbol {
+  readonly name: string;
+  /** file offset of the symbol's first byte */
+  readonly offset: number;
+  readonly size: number;
+}
+
+const SHT_DYNSYM = 11;
+const SHT_NOBITS = 8;
+const SYM_SIZE = 24;
+
+/**
+ * findDynamicSymbols lists the dynamic symbols whose names match and whose bytes are in the file (a
+ * stripped executable keeps .dynsym); symbols of sections with no file bytes (.bss) are left out.
+ */
+export async function findDynamicSymbols(file: string, match: RegExp): Promise<ElfSymbol[]> {
+  const fh = await open(file, 'r');
+  try {
+    const at = async (pos: number, len: number): Promise<Buffer> => {
+      const buf = Buffer.alloc(len);
+      const { bytesRead } = await fh.read(buf, 0, len, pos);
+      if (bytesRead !== len) throw new Error(`${file}: truncated ELF (wanted ${len} bytes at ${pos})`);
+      return buf;
+    };
+    const eh = await at(0, 64);
+    if (eh.readUInt32BE(0) !== 0x7f454c46) throw new Error(`${file}: not an ELF file`);
+    if (eh[4] !== 2 || eh[5] !== 1) throw new Error(`${file}: only 64-bit little-endian ELF is supported`);
+    const shoff = Number(eh.readBigUInt64LE(0x28));
+    const shentsize = eh.readUInt16LE(0x3a);
+    const shnum = eh.readUInt16LE(0x3c);
+    const sh = shnum ? await at(shoff, shentsize * shnum) : Buffer.alloc(0);
+    const section = (i: number) => {
+      const p = i * shentsize;
+      return {
+        type: sh.readUInt32LE(p + 4),
+        addr: sh.readBigUInt64LE(p + 16),
+        offset: Number(sh.readBigUInt64LE(p + 24)),
+        size: Number(sh.readBigUInt64LE(p + 32)),
+        link: sh.readUInt32LE(p + 40),
+      };
+    };
+    const out: ElfSymbol[] = [];
+    for (let i = 0; i < shnum; i++) {
+      const symtab = section(i);
+      if (symtab.type !== SHT_DYNSYM) continue;
+      if (symtab.link >= shnum)
+        throw new Error(`${file}: .dynsym links to section ${symtab.link}, which is missing`);
+      const strings = section(symtab.link);
+      const syms = await at(symtab.offset, symtab.size);
+      const strtab = await at(strings.offset, strings.size);
+      for (let p = 0; p + SYM_SIZE <= syms.length; p += SYM_SIZE) {
+        const name = cstr(strtab, syms.readUInt32LE(p));
+        if (!match.test(name)) continue;
+        const shndx = syms.readUInt16LE(p + 6);
+        // undefined (0) and the reserved indices (absolute, common, …) have no bytes in the file
+        if (shndx === 0 || shndx >= shnum) continue;
+        const home = section(shndx);
+        if (home.type === SHT_NOBITS) continue;
+        const value = syms.readBigUInt64LE(p + 8);
+        out.push({
+          name,
+          offset: Number(value - home.addr) + home.offset,
+          size: Number(syms.readBigUInt64LE(p + 16)),
+        });
+      }
+    }
+    return out;
+  } finally {
+    await fh.close();
+  }
 }

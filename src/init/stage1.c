@@ -55,6 +55,9 @@ struct open_how {
 #define INIT "/sbin/init"
 /* preloaded into init when the root has it (PREFAULT_PATH in scripts/lib/image-layout.ts) */
 #define PREFAULT "/usr/lib/keel/prefault.so"
+/* scripts/rootfs/read-ahead.ts writes it, MAX_READ_AHEAD_RANGES there matches MAX_RANGES here */
+#define READ_AHEAD_PLAN "/usr/lib/keel/init.read-ahead"
+#define MAX_RANGES 16
 
 static int logfd = -1;
 
@@ -215,29 +218,109 @@ static void switch_root(void) {
   logmsg(6, "switched root: / is now the squashfs");
 }
 
+/* a part of /sbin/init to read ahead; the whole file is {0, UINT64_MAX} */
+struct range {
+  uint64_t off, len;
+};
+
+/* parse_u64 reads a decimal number of digits only (strtoull would take signs and blanks) up to `stop`. */
+static int parse_u64(const char *s, char stop, uint64_t *out, const char **end) {
+  uint64_t v = 0;
+  const char *p = s;
+  for (; *p >= '0' && *p <= '9'; p++) {
+    if (v > (UINT64_MAX - (uint64_t)(*p - '0')) / 10) return -1;
+    v = v * 10 + (uint64_t)(*p - '0');
+  }
+  if (p == s || *p != stop) return -1;
+  *out = v;
+  *end = p;
+  return 0;
+}
+
+/*
+ * load_plan reads READ_AHEAD_PLAN: '#' comments and "OFFSET LENGTH" lines, decimal, at most MAX_RANGES.
+ * It returns the number of ranges, 0 when the root has no plan, -1 (logged) when the plan is unusable:
+ * the caller then reads the whole file, as without one.
+ */
+static int load_plan(struct range *r) {
+  int fd = open(READ_AHEAD_PLAN, O_RDONLY | O_CLOEXEC);
+  if (fd < 0) {
+    if (errno == ENOENT) return 0;
+    logmsg(4, "ignoring " READ_AHEAD_PLAN ": %s", strerror(errno));
+    return -1;
+  }
+  static char text[4096];
+  ssize_t n = read(fd, text, sizeof text);
+  close(fd);
+  if (n < 0 || n == (ssize_t)sizeof text) {
+    logmsg(4, "ignoring " READ_AHEAD_PLAN ": %s", n < 0 ? strerror(errno) : "larger than 4 KiB");
+    return -1;
+  }
+  text[n] = '\0';
+  int count = 0, line = 0;
+  for (char *s = text, *next; *s; s = next) {
+    line++;
+    char *nl = strchr(s, '\n');
+    if (nl) *nl = '\0';
+    next = nl ? nl + 1 : s + strlen(s);
+    if (*s == '#' || *s == '\0') continue;
+    const char *end;
+    if (count == MAX_RANGES) {
+      logmsg(4, "ignoring " READ_AHEAD_PLAN ": more than %d ranges (line %d)", MAX_RANGES, line);
+      return -1;
+    }
+    if (parse_u64(s, ' ', &r[count].off, &end) != 0 || parse_u64(end + 1, '\0', &r[count].len, &end) != 0 ||
+        r[count].len == 0) {
+      logmsg(4, "ignoring " READ_AHEAD_PLAN ": line %d is not \"OFFSET LENGTH\" (decimal, length > 0)", line);
+      return -1;
+    }
+    count++;
+  }
+  return count;
+}
+
 /*
  * Node's start faults in pages of its 88 MB executable, and on a squashfs each fault that misses the page
- * cache decompresses a whole block on the faulting CPU. A child reads the file start to end meanwhile, on
- * another CPU when there is one, so most of Node's faults find the page decompressed (under TCG: exec ->
- * machined's first line 2.5 -> 1.6 s). Best effort: without it the boot is only slower. The child holds
- * nothing open but the file, and PID 1 (machined) reaps it.
+ * cache decompresses a whole block on the faulting CPU. A child reads the file meanwhile, on another CPU
+ * when there is one, so most of Node's faults find the page decompressed (under TCG: exec -> machined's
+ * first line 2.5 -> 1.6 s). The root's plan names the parts worth reading (all but ICU's data, of which
+ * the start touches a few pages); without a plan the whole file is read. Best effort: without it the boot
+ * is only slower. The child holds nothing open but the file, and PID 1 (machined) reaps it.
  */
 static void read_init_ahead(void) {
+  static struct range plan[MAX_RANGES];
+  int ranges = load_plan(plan);
+  if (ranges <= 0) {
+    plan[0] = (struct range){0, UINT64_MAX};
+    ranges = 1;
+  }
   pid_t pid = fork();
   if (pid < 0) {
     logmsg(4, "cannot read " INIT " ahead: fork: %s", strerror(errno));
     return;
   }
   if (pid > 0) {
-    logmsg(6, "reading " INIT " ahead in pid %d", (int)pid);
+    if (plan[0].len == UINT64_MAX) {
+      logmsg(6, "reading " INIT " ahead in pid %d", (int)pid);
+      return;
+    }
+    uint64_t total = 0;
+    for (int i = 0; i < ranges; i++) total += plan[i].len;
+    logmsg(6, "reading " INIT " ahead in pid %d: %d range(s), %llu KiB, as " READ_AHEAD_PLAN " says", (int)pid,
+           ranges, (unsigned long long)(total >> 10));
     return;
   }
   for (int fd = 0; fd < 1024; fd++) close(fd);
   static char buf[1 << 20];
   int fd = open(INIT, O_RDONLY | O_CLOEXEC);
   if (fd >= 0)
-    while (read(fd, buf, sizeof buf) > 0) {
-    }
+    for (int i = 0; i < ranges; i++)
+      for (uint64_t at = plan[i].off, left = plan[i].len; left > 0;) {
+        ssize_t n = pread(fd, buf, left < sizeof buf ? (size_t)left : sizeof buf, (off_t)at);
+        if (n <= 0) break; /* the end of the file, or it cannot be read: the next range, if any */
+        at += (uint64_t)n;
+        left -= (uint64_t)n;
+      }
   _exit(0);
 }
 

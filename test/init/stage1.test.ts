@@ -33,8 +33,17 @@ let plain = '';
 let stage1 = '';
 let good = ''; // initramfs whose squashfs has the payload as /sbin/init
 let broken = ''; // initramfs whose squashfs has no /sbin/init
+let planned = ''; // good, plus a read-ahead plan naming two parts of /sbin/init
+let misplanned = ''; // good, plus a read-ahead plan with a bad line
+
+const PLAN = '/usr/lib/keel/init.read-ahead';
+const MIB_PAGES = 256;
 
 /** the payload's report: "key value" lines grouped by key */
+/** pages of /sbin/init in the page cache, per MiB, as the payload counted them after stage 1's children ended */
+const residency = (rep: Map<string, string[]>): number[] =>
+  (rep.get('resident') ?? []).map((l) => Number(l.split(' ')[1]));
+
 function parseReport(text: string): Map<string, string[]> {
   const m = new Map<string, string[]>();
   for (const line of text.split('\n')) {
@@ -89,6 +98,15 @@ beforeAll(() => {
   good = buildInitramfs(join(w, 'good.cpio'), stage1, {
     '/rootfs.sqsh': makeSquashfs(root, join(w, 'good.sqsh')),
   });
+  // MiB 0 and MiB 4 of the payload (over 6 MiB, most of it data it never reads)
+  writeFileSync(join(root, PLAN), `# test plan\n0 ${MIB_PAGES * 4096}\n${4 << 20} ${1 << 20}\n`);
+  planned = buildInitramfs(join(w, 'planned.cpio'), stage1, {
+    '/rootfs.sqsh': makeSquashfs(root, join(w, 'planned.sqsh')),
+  });
+  writeFileSync(join(root, PLAN), `0 ${1 << 20}\n-5 10\n`);
+  misplanned = buildInitramfs(join(w, 'misplanned.cpio'), stage1, {
+    '/rootfs.sqsh': makeSquashfs(root, join(w, 'misplanned.sqsh')),
+  });
 
   const bare = join(w, 'bare');
   for (const d of ['dev', 'proc', 'sys', 'etc']) mkdirSync(join(bare, d), { recursive: true });
@@ -122,8 +140,11 @@ describe('stage 1 as PID 1 of an initramfs', () => {
       'GLIBC_TUNABLES=glibc.malloc.top_pad=4194304',
     ]);
 
-    // the read-ahead child read /sbin/init and ended cleanly
+    // the read-ahead child read all of /sbin/init (no plan in this root) and ended cleanly
     expect(rep.get('child')).toEqual(['exited 0']);
+    const resident = residency(rep);
+    expect(resident.length).toBeGreaterThan(6);
+    expect(resident.slice(0, -1)).toEqual(resident.slice(0, -1).map(() => MIB_PAGES));
 
     // "/" is the squashfs on a loop device; the pseudo filesystems were moved under it
     const mounts = (rep.get('mountinfo') ?? []).map(parseMount);
@@ -233,6 +254,39 @@ describe('stage 1 as PID 1 of an initramfs', () => {
     expect(Date.now() - started).toBeGreaterThanOrEqual(10_000);
     expect(halting.hasEnded()).toBe(false);
   }, 25_000);
+
+  it("reads ahead only the parts of /sbin/init the root's plan names", async () => {
+    const kmsg = kmsgCursor();
+    const r = runInitramfs(planned, join(work!.path, 'mnt-planned'));
+    onTestFinished(async () => void (await r.kill()));
+    expect(await within(r.ended, 10_000), r.output()).toEqual({ code: 0, signal: null });
+    const rep = parseReport(r.report());
+    expect(rep.get('child')).toEqual(['exited 0']);
+    const resident = residency(rep);
+    expect(resident[0]).toBe(MIB_PAGES);
+    expect(resident[4]).toBe(MIB_PAGES);
+    // between the two ranges, beyond what the kernel's own read-ahead adds at their ends
+    expect(resident[2]).toBe(0);
+    const logged = kmsg.records(PREFIX).map((k) => k.message.slice(PREFIX.length));
+    expect(logged).toContainEqual(
+      expect.stringMatching(
+        /^reading \/sbin\/init ahead in pid \d+: 2 range\(s\), 2048 KiB, as \/usr\/lib\/keel\/init\.read-ahead says$/,
+      ),
+    );
+  });
+
+  it('reads all of /sbin/init when the plan has a bad line, and says which', async () => {
+    const kmsg = kmsgCursor();
+    const r = runInitramfs(misplanned, join(work!.path, 'mnt-misplanned'));
+    onTestFinished(async () => void (await r.kill()));
+    expect(await within(r.ended, 10_000), r.output()).toEqual({ code: 0, signal: null });
+    const rep = parseReport(r.report());
+    expect(rep.get('child')).toEqual(['exited 0']);
+    expect(residency(rep)[2]).toBe(MIB_PAGES);
+    const logged = kmsg.records(PREFIX).map((k) => k.message.slice(PREFIX.length));
+    expect(logged).toContain(`ignoring ${PLAN}: line 2 is not "OFFSET LENGTH" (decimal, length > 0)`);
+    expect(logged).toContainEqual(expect.stringMatching(/^reading \/sbin\/init ahead in pid \d+$/));
+  });
 
   it('refuses to run when it is not PID 1', () => {
     requireRoot();

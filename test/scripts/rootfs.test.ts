@@ -2,7 +2,7 @@
 // the image from the outside: reproducible, complete library closure, no shell, tools run chrooted.
 import { execFile } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { copyFile, lstat, mkdir, mkdtemp, open, readdir, readFile, rm } from 'node:fs/promises';
+import { copyFile, lstat, mkdir, mkdtemp, open, readdir, readFile, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, posix } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -10,6 +10,7 @@ import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildRootfs, FORBIDDEN } from '../../scripts/rootfs/build.js';
 import { RootfsError } from '../../scripts/rootfs/errors.js';
+import { readAheadPlanFor } from '../../scripts/rootfs/read-ahead.js';
 import { checkClosure, lookupDir } from '../../scripts/rootfs/tree.js';
 
 const exec = promisify(execFile);
@@ -109,12 +110,17 @@ describe('scripts/rootfs.ts with the real manifest', () => {
     BUILD_TIMEOUT,
   );
 
-  it('lays out the SEA, koffi.node, prefault.so, os-release, mount points and tools', async () => {
+  it('lays out the SEA, koffi.node, prefault.so, the read-ahead plan, os-release, mount points and tools', async () => {
     expect(listing.get('/sbin')).toBe('lrwxrwxrwx -> usr/sbin');
     expect(listing.get('/lib64')).toBe('lrwxrwxrwx -> usr/lib64');
     expect(listing.get('/usr/sbin/init')).toBe('-rwxr-xr-x');
     expect(listing.get('/usr/lib/keel/koffi.node')).toBe('-rw-r--r--');
     expect(listing.get('/usr/lib/keel/prefault.so')).toBe('-rw-r--r--');
+    // the stand-in's own plan: everything but ICU's data (test/scripts/rootfs-read-ahead.test.ts)
+    const { size } = await stat(process.execPath);
+    expect(await readFile(join(unpacked, 'usr/lib/keel/init.read-ahead'), 'utf8')).toBe(
+      (await readAheadPlanFor(process.execPath, size)).text,
+    );
     for (const d of ['/dev', '/proc', '/sys', '/run', '/system', '/tmp', '/var', '/etc']) {
       expect(listing.get(d), d).toBe('drwxr-xr-x');
     }
