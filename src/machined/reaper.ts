@@ -1,9 +1,12 @@
 // The orphan reaper of PID 1. Never waitpid(-1): that steals the statuses libuv waits for. Instead peek
 // with waitid(P_ALL, WNOWAIT) and reap by pid only what Node did not start; when the peek shows a child
 // Node owns, fall back to scanning /proc/self/task/*/children so that one zombie cannot hide the others.
+// Children machined started without Node (posix_spawn) are reaped here too, their statuses routed to
+// their starters (spawned-exits.ts) instead of the orphan listeners.
 import { readdirSync, readFileSync } from 'node:fs';
 import { type ExitStatus, exitStatusOf, P_ALL, P_PID, WEXITED, WNOWAIT, waitid } from '../sys/wait.js';
 import { installChildGuard, isNodeOwned } from './child-guard.js';
+import { attachReaper, routeExit } from './spawned-exits.js';
 
 export interface Reaped {
   pid: number;
@@ -27,7 +30,7 @@ export interface ReaperStats {
 }
 
 export interface Reaper {
-  /** scan reaps every waitable child Node does not own and returns them */
+  /** scan reaps every waitable child Node does not own and returns the orphans among them */
   scan(): Reaped[];
   /** onReap registers a listener for each reaped orphan; returns the unsubscribe function */
   onReap(listener: (r: Reaped) => void): () => void;
@@ -93,9 +96,8 @@ export function startReaper(opts: ReaperOptions = {}): Reaper {
   const procSelf = opts.procSelf ?? '/proc/self';
   const log = opts.log ?? ((line: string) => process.stderr.write(`${line}\n`));
 
-  const scan = (): Reaped[] => {
-    const out = reapOnce(stats, procSelf);
-    for (const r of out)
+  const tell = (orphans: Reaped[]) => {
+    for (const r of orphans)
       for (const l of listeners) {
         try {
           l(r);
@@ -103,6 +105,10 @@ export function startReaper(opts: ReaperOptions = {}): Reaper {
           log(`reaper: listener failed for pid ${r.pid}: ${e instanceof Error ? e.message : String(e)}`);
         }
       }
+  };
+  const scan = (): Reaped[] => {
+    const out = reapOnce(stats, procSelf).filter((r) => !routeExit(r.pid, r.status));
+    tell(out);
     return out;
   };
   // Scan inside the listener itself: the kernel already coalesces SIGCHLD, and a timer or immediate
@@ -111,6 +117,7 @@ export function startReaper(opts: ReaperOptions = {}): Reaper {
     scan();
   };
   process.on('SIGCHLD', onChld);
+  const detach = attachReaper(tell);
   const timer = setInterval(scan, opts.intervalMs ?? 1_000);
   timer.unref();
   scan(); // zombies from before we started
@@ -124,6 +131,7 @@ export function startReaper(opts: ReaperOptions = {}): Reaper {
     stats: () => ({ ...stats }),
     stop() {
       process.off('SIGCHLD', onChld);
+      detach();
       clearInterval(timer);
     },
   };

@@ -23,7 +23,7 @@ import { KERNEL_LOG, LoggingManager, MACHINED_LOG, machinedLogger } from '../log
 import { MACHINED_OWNER, type Machined, startMachined } from '../main.js';
 import type { PowerAction } from '../power-action.js';
 import { defaultSequences, Sequencer } from '../sequencer/index.js';
-import { cgroup2Placer, Supervisor } from '../services/index.js';
+import { cgroup2Placer, Supervisor, spawnWithoutFork } from '../services/index.js';
 import { apidService } from './apid-service.js';
 import { clientIssuer } from './client-issuer.js';
 import { nodeConfigHost } from './config-host.js';
@@ -96,8 +96,9 @@ export async function startNode(opts: NodeOptions): Promise<Node> {
   const events = new EventBus();
   const xids = newXidSource();
   const supervisor = new Supervisor({ events, logs, log: mlog.line });
-  // as PID 1 udevd comes up with the Initialize sequence, before any config (a container has no udev)
-  const udevd = container ? undefined : udevdService({ cgroups: cgroup2Placer() });
+  // as PID 1 udevd comes up with the Initialize sequence, before any config (a container has no udev);
+  // it and udevadm start without forking machined, their exits delivered by machined's reaper
+  const udevd = container ? undefined : udevdService({ cgroups: cgroup2Placer(), spawn: spawnWithoutFork });
   if (udevd) supervisor.load(udevd);
   const sequencer = new Sequencer({
     events,

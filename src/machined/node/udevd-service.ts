@@ -1,14 +1,17 @@
 // udevd as a supervised process, as upstream runs it: device nodes and /dev/disk/by-* links for whatever
 // the kernel finds. It is started by the Initialize sequence, before any config exists, and counts as up
 // only once the coldplug events it triggered have been processed.
-import { execFile } from 'node:child_process';
+import { spawn as nodeSpawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { promisify } from 'node:util';
-import { type CgroupPlacer, processRunner, type ServiceDefinition } from '../services/index.js';
+import {
+  type CgroupPlacer,
+  processRunner,
+  runProgram,
+  type ServiceDefinition,
+  type SpawnFn,
+} from '../services/index.js';
 
 export const UDEVD_SERVICE = 'udevd';
-
-const run = promisify(execFile);
 
 /** Where Debian's udev puts its two programs (merged-/usr or not). */
 const UDEVD_PATHS = ['/usr/lib/systemd/systemd-udevd', '/lib/systemd/systemd-udevd'];
@@ -21,6 +24,8 @@ export interface UdevdServiceOptions {
   readonly udevd?: string;
   readonly udevadm?: string;
   readonly exists?: (path: string) => boolean;
+  /** starts udevd and udevadm; default Node's spawn (PID 1 passes spawnWithoutFork) */
+  readonly spawn?: SpawnFn;
 }
 
 /** udevdService is undefined on a root without udev: such a node (or a test namespace) has no udevd at all. */
@@ -29,6 +34,9 @@ export function udevdService(opts: UdevdServiceOptions = {}): ServiceDefinition 
   const udevd = opts.udevd ?? UDEVD_PATHS.find(exists);
   const udevadm = opts.udevadm ?? UDEVADM_PATHS.find(exists);
   if (!udevd || !udevadm) return undefined;
+  const spawn = opts.spawn ?? nodeSpawn;
+  const udevadmRun = (args: string[], signal: AbortSignal) =>
+    runProgram(spawn, udevadm, args, { signal, env: { PATH: '/usr/bin:/usr/sbin' } });
   // coldplug runs once per start: later health checks only wait for the queue to drain
   let triggered = false;
   return {
@@ -39,18 +47,19 @@ export function udevdService(opts: UdevdServiceOptions = {}): ServiceDefinition 
         // names stay numeric: there is no user database on the node
         args: [udevd, '--resolve-names=never'],
         env: { PATH: '/usr/bin:/usr/sbin' },
+        spawn,
         ...(opts.cgroups ? { cgroup: { path: 'system/udevd', placer: opts.cgroups } } : {}),
       });
     },
     health: {
       check: async (signal) => {
         if (!triggered) {
-          await run(udevadm, ['trigger', '--type=devices', '--action=add'], { signal });
-          await run(udevadm, ['trigger', '--type=subsystems', '--action=add'], { signal });
+          await udevadmRun(['trigger', '--type=devices', '--action=add'], signal);
+          await udevadmRun(['trigger', '--type=subsystems', '--action=add'], signal);
           triggered = true;
         }
         // disks named by /dev/disk/by-* must exist before anything looks for them
-        await run(udevadm, ['settle', '--timeout=50'], { signal });
+        await udevadmRun(['settle', '--timeout=50'], signal);
       },
       settings: { initialDelayMs: 200, periodMs: 10_000, timeoutMs: 60_000 },
     },

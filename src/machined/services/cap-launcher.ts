@@ -96,7 +96,7 @@ export function findProgram(name: string, path = process.env.PATH ?? '/usr/bin:/
       // not here: try the next directory
     }
   }
-  throw new Error(`cap-launcher: ${JSON.stringify(name)} not found in PATH`);
+  throw new Error(`${JSON.stringify(name)} not found in PATH`);
 }
 
 /**

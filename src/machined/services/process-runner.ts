@@ -1,12 +1,25 @@
 // processRunner: a service as a child process with its own cgroup, environment, uid/gid and captured output.
-import { type ChildProcess, spawn as nodeSpawn, type SpawnOptions } from 'node:child_process';
+import { spawn as nodeSpawn, type SpawnOptions } from 'node:child_process';
+import type { EventEmitter } from 'node:events';
+import type { Readable } from 'node:stream';
 import { defaultCapabilityLauncher } from './cap-launcher.js';
 import type { CgroupPlacer } from './cgroup.js';
 import { ServiceError } from './errors.js';
 import { failure, type Runner, type RunnerContext, type RunOutcome } from './runner.js';
 
-/** SpawnFn is child_process.spawn's shape, so PID 1's own spawn wrapper can be plugged in. */
-export type SpawnFn = (file: string, args: readonly string[], opts: SpawnOptions) => ChildProcess;
+/**
+ * ServiceChild is what a runner needs of a started program, as child_process shows one: 'spawn' or
+ * 'error' first, then 'exit' (code, signal name); a ChildProcess is one.
+ */
+export interface ServiceChild extends EventEmitter {
+  readonly pid?: number | undefined;
+  readonly stdout: Readable | null;
+  readonly stderr: Readable | null;
+  kill(signal?: NodeJS.Signals | number): boolean;
+}
+
+/** SpawnFn is child_process.spawn's shape, so PID 1's own spawn (spawnWithoutFork) can be plugged in. */
+export type SpawnFn = (file: string, args: readonly string[], opts: SpawnOptions) => ServiceChild;
 
 /**
  * CapabilityLauncher rewrites argv so the program starts with the named capabilities dropped (e.g.
@@ -72,7 +85,7 @@ async function runProcess(name: string, opts: ProcessRunnerOptions, ctx: RunnerC
   }
   if (ctx.signal.aborted) return { type: 'stopped' };
   const spawn = opts.spawn ?? nodeSpawn;
-  let child: ChildProcess;
+  let child: ServiceChild;
   try {
     child = spawn(argv[0]!, argv.slice(1), {
       stdio: ['ignore', 'pipe', 'pipe'],
@@ -140,11 +153,11 @@ async function runProcess(name: string, opts: ProcessRunnerOptions, ctx: RunnerC
   }
 }
 
-const exitOf = (child: ChildProcess): Promise<{ code: number | null; signal: NodeJS.Signals | null }> =>
+const exitOf = (child: ServiceChild): Promise<{ code: number | null; signal: NodeJS.Signals | null }> =>
   new Promise((resolve) => child.once('exit', (code, signal) => resolve({ code, signal })));
 
 /** drained waits for the output pipes to close, but not for a grandchild that keeps them open. */
-async function drained(child: ChildProcess): Promise<void> {
+async function drained(child: ServiceChild): Promise<void> {
   const open = [child.stdout, child.stderr].filter((s) => s && !s.closed);
   if (open.length === 0) return;
   let timer: NodeJS.Timeout | undefined;

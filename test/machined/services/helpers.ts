@@ -1,21 +1,31 @@
 // Test helpers for the supervisor: real children tracked for cleanup, and waits on events (never sleeps).
-import { type ChildProcess, spawn } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { EventBus } from '../../../src/machined/events/bus.js';
 import type { MachineEvent, ServiceStateEvent } from '../../../src/machined/events/event.js';
 import { LoggingManager } from '../../../src/machined/logging/manager.js';
-import type { SpawnFn } from '../../../src/machined/services/process-runner.js';
+import type { ServiceChild, SpawnFn } from '../../../src/machined/services/process-runner.js';
 import { Supervisor } from '../../../src/machined/services/supervisor.js';
 
-/** tracked spawns real children and remembers them, so afterEach can kill any survivor. */
-export function tracked() {
-  const children: ChildProcess[] = [];
+export interface TrackedChild {
+  readonly child: ServiceChild;
+  /** how it ended, once it has */
+  exit?: { code: number | null; signal: NodeJS.Signals | null };
+}
+
+/** tracked spawns real children (through `base`) and remembers them, so afterEach can kill any survivor. */
+export function tracked(base: SpawnFn = spawn) {
+  const children: TrackedChild[] = [];
   const fn: SpawnFn = (file, args, opts) => {
-    const c = spawn(file, [...args], opts);
-    children.push(c);
-    return c;
+    const child = base(file, [...args], opts);
+    const t: TrackedChild = { child };
+    child.once('exit', (code: number | null, signal: NodeJS.Signals | null) => {
+      t.exit = { code, signal };
+    });
+    children.push(t);
+    return child;
   };
   const killAll = () => {
-    for (const c of children) if (c.exitCode === null && c.signalCode === null) c.kill('SIGKILL');
+    for (const t of children) if (!t.exit && t.child.pid !== undefined) t.child.kill('SIGKILL');
   };
   return { spawn: fn, children, killAll };
 }

@@ -1,28 +1,23 @@
+import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { readLines } from '../../../src/machined/logging/lines.js';
 import { LogRing } from '../../../src/machined/logging/ring.js';
+import { type Reaper, startReaper } from '../../../src/machined/reaper.js';
 import { ServiceError } from '../../../src/machined/services/errors.js';
 import { type ProcessRunnerOptions, processRunner } from '../../../src/machined/services/process-runner.js';
 import type { RunOutcome } from '../../../src/machined/services/runner.js';
+import { spawnWithoutFork } from '../../../src/machined/services/spawn-without-fork.js';
 import { node, tracked } from './helpers.js';
 
-const kids = tracked();
-afterEach(() => kids.killAll());
-
-/** run runs one attempt; `whenRunning` sees the pid once the child runs. */
-function run(opts: Omit<ProcessRunnerOptions, 'spawn'>, signal = new AbortController().signal) {
-  const log = new LogRing();
-  const states: string[] = [];
-  const outcome: Promise<RunOutcome> = processRunner({ ...opts, spawn: kids.spawn }).run({
-    signal,
-    log,
-    sink: (s, m) => states.push(`${s}: ${m}`),
-  });
-  return { log, states, outcome };
-}
+// posix_spawn's children end through machined's reaper, as in PID 1
+let reaper: Reaper | undefined;
+beforeAll(() => {
+  reaper = startReaper({ intervalMs: 200 });
+});
+afterAll(() => reaper?.stop());
 
 /** line resolves once the log holds a line matching `re`. */
 async function line(log: LogRing, re: RegExp): Promise<string> {
@@ -35,7 +30,25 @@ async function line(log: LogRing, re: RegExp): Promise<string> {
   throw new Error('log ended');
 }
 
-describe('processRunner', () => {
+describe.each([
+  ['child_process.spawn', spawn],
+  ['spawnWithoutFork', spawnWithoutFork],
+] as const)('processRunner through %s', (_, base) => {
+  const kids = tracked(base);
+  afterEach(() => kids.killAll());
+
+  /** run runs one attempt; `whenRunning` sees the pid once the child runs. */
+  function run(opts: Omit<ProcessRunnerOptions, 'spawn'>, signal = new AbortController().signal) {
+    const log = new LogRing();
+    const states: string[] = [];
+    const outcome: Promise<RunOutcome> = processRunner({ ...opts, spawn: kids.spawn }).run({
+      signal,
+      log,
+      sink: (s, m) => states.push(`${s}: ${m}`),
+    });
+    return { log, states, outcome };
+  }
+
   it('runs a real child, captures stdout and stderr, and reports success', async () => {
     const r = run({ args: node("console.log('to stdout'); console.error('to stderr')") });
     expect(await r.outcome).toEqual({ type: 'success' });
@@ -89,7 +102,7 @@ describe('processRunner', () => {
     ac.abort();
     expect(await r.outcome).toEqual({ type: 'stopped' });
     expect(r.log.slice().toString()).toContain('got SIGTERM, ignoring');
-    expect(kids.children.at(-1)!.signalCode).toBe('SIGKILL');
+    expect(kids.children.at(-1)!.exit?.signal).toBe('SIGKILL');
   });
 
   it('stops a well-behaved child with SIGTERM alone', async () => {
@@ -98,7 +111,7 @@ describe('processRunner', () => {
     await line(r.log, /^ready$/);
     ac.abort();
     expect(await r.outcome).toEqual({ type: 'stopped' });
-    expect(kids.children.at(-1)!.signalCode).toBe('SIGTERM');
+    expect(kids.children.at(-1)!.exit?.signal).toBe('SIGTERM');
   });
 
   it('reports a program that cannot be spawned', async () => {
