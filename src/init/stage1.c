@@ -283,9 +283,9 @@ static int load_plan(struct range *r) {
  * Node's start faults in pages of its 88 MB executable, and on a squashfs each fault that misses the page
  * cache decompresses a whole block on the faulting CPU. A child reads the file meanwhile, on another CPU
  * when there is one, so most of Node's faults find the page decompressed (under TCG: exec -> machined's
- * first line 2.5 -> 1.6 s). The root's plan names the parts worth reading (all but ICU's data, of which
- * the start touches a few pages); without a plan the whole file is read. Best effort: without it the boot
- * is only slower. The child holds nothing open but the file, and PID 1 (machined) reaps it.
+ * first line 2.5 -> 1.6 s). The root's plan names the parts worth reading (all but ICU's data, save the
+ * few items of it the start reads); without a plan the whole file is read. Best effort: without it the
+ * boot is only slower. The child holds nothing open but the file, and PID 1 (machined) reaps it.
  */
 static void read_init_ahead(void) {
   static struct range plan[MAX_RANGES];

@@ -5,8 +5,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { findDynamicSymbols } from '../../scripts/rootfs/elf.js';
+import { icuItems } from '../../scripts/rootfs/icu-data.js';
 import {
   COLD_SYMBOL,
+  ICU_ITEMS_READ_AT_START,
   MAX_READ_AHEAD_RANGES,
   planReadAhead,
   readAheadPlanFor,
@@ -43,6 +45,25 @@ describe('planReadAhead', () => {
 
   it('plans nothing for a file that is cold throughout', () => {
     expect(planReadAhead(100, [{ offset: 0, length: 100 }])).toEqual([]);
+  });
+
+  it('adds warm ranges inside cold ones, merging what touches or overlaps', () => {
+    expect(
+      planReadAhead(
+        100,
+        [{ offset: 20, length: 60 }],
+        [
+          { offset: 50, length: 5 },
+          { offset: 20, length: 3 },
+          { offset: 52, length: 10 },
+          { offset: 95, length: 20 },
+        ],
+      ),
+    ).toEqual([
+      { offset: 0, length: 23 },
+      { offset: 50, length: 12 },
+      { offset: 80, length: 20 },
+    ]);
   });
 });
 
@@ -84,19 +105,52 @@ describe("node's ICU data", () => {
     }
   });
 
-  it('is left out of the plan for node, and everything else is in it', async () => {
+  it('is left out of the plan for node but for its table and the items the start reads', async () => {
     const { size } = await stat(process.execPath);
-    const { text, cold } = await readAheadPlanFor(process.execPath, size);
+    const { text, cold, warm } = await readAheadPlanFor(process.execPath, size);
     const ranges = text
       .split('\n')
       .filter((l) => l && !l.startsWith('#'))
-      .map((l) => l.split(' ').map(Number));
+      .map((l) => l.split(' ').map(Number) as [number, number]);
     const icu = cold[0]!;
-    expect(ranges).toEqual([
-      [0, icu.offset],
-      [icu.offset + icu.size, size - icu.offset - icu.size],
-    ]);
-    expect(text).toContain(`# left out: ${icu.name} at ${icu.offset}, ${icu.size} bytes\n`);
+    // every item asked for exists in this ICU, and the table of contents leads
+    expect(warm.map((w) => w.name.replace(/^icudt\d+l\//, '')).sort()).toEqual(
+      [`${icu.name} table of contents`, ...ICU_ITEMS_READ_AT_START].sort(),
+    );
+    // the executable before ICU's data, with its table of contents; each item; the rest after the data
+    expect(ranges[0]).toEqual([0, warm[0]!.offset + warm[0]!.length]);
+    expect(ranges.at(-1)).toEqual([icu.offset + icu.size, size - icu.offset - icu.size]);
+    const inIcu = ranges.slice(1, -1);
+    expect(inIcu.length).toBeGreaterThan(0);
+    for (const [offset, length] of inIcu) {
+      expect(offset).toBeGreaterThan(icu.offset);
+      expect(offset + length).toBeLessThanOrEqual(icu.offset + icu.size);
+    }
+    const planned = inIcu.reduce((n, [, length]) => n + length, 0);
+    expect(planned).toBeLessThan(2 * MiB); // of 32 MiB
+    expect(text).toContain(`# left out: ${icu.name} at ${icu.offset}, ${icu.size} bytes, but for\n`);
+  });
+
+  it("lists the items of node's ICU data in order, each up to the next", async () => {
+    const [icu] = await findDynamicSymbols(process.execPath, COLD_SYMBOL);
+    const data = Buffer.alloc(icu!.size);
+    const fh = await open(process.execPath, 'r');
+    try {
+      await fh.read(data, 0, icu!.size, icu!.offset);
+    } finally {
+      await fh.close();
+    }
+    const { tocBytes, items } = icuItems(data);
+    expect(items.length).toBeGreaterThan(1000);
+    expect(items[0]!.offset).toBe(tocBytes);
+    for (let i = 1; i < items.length; i++)
+      expect(items[i]!.offset).toBe(items[i - 1]!.offset + items[i - 1]!.length);
+    expect(items.at(-1)!.offset + items.at(-1)!.length).toBe(icu!.size);
+    const zones = items.find((it) => it.name.endsWith('/zoneinfo64.res'))!;
+    // a resource bundle: its own MappedData header, data format "ResB"
+    expect([data[zones.offset + 2], data[zones.offset + 3]]).toEqual([0xda, 0x27]);
+    expect(data.toString('latin1', zones.offset + 12, zones.offset + 16)).toBe('ResB');
+    expect(() => icuItems(Buffer.alloc(64))).toThrow('ICU data: no MappedData header (magic 0xda27)');
   });
 
   it('names a file that is not ELF', async () => {
