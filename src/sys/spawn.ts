@@ -88,19 +88,16 @@ export function posixSpawn(req: SpawnRequest): Promise<number> {
   }
   const pid = Buffer.alloc(4);
   return new Promise((resolve, reject) => {
-    spawn_.async(
-      pid,
-      req.path,
-      actions,
-      attr,
-      [...req.argv, null],
-      [...req.env, null],
-      (err: unknown, rc: number) => {
-        release();
-        if (err) reject(err);
-        else if (rc !== 0) reject(new SysError('posix_spawn', rc, [req.path]));
-        else resolve(pid.readInt32LE(0));
-      },
-    );
+    const done = (err: unknown, rc: number) => {
+      release();
+      if (err) reject(err);
+      else if (rc !== 0) reject(new SysError('posix_spawn', rc, [req.path]));
+      else resolve(pid.readInt32LE(0));
+    };
+    try {
+      spawn_.async(pid, req.path, actions, attr, [...req.argv, null], [...req.env, null], done);
+    } catch (e) {
+      done(e, -1); // koffi could not queue the call (its queue full, an argument that would not convert)
+    }
   });
 }

@@ -57,6 +57,10 @@ export function runProgram(
     });
     const abort = () => child.kill('SIGKILL');
     opts.signal?.addEventListener('abort', abort, { once: true });
+    // an abort before the program started could not kill it yet
+    child.once('spawn', () => {
+      if (opts.signal?.aborted) abort();
+    });
     let outcome: { code: number | null; signal: NodeJS.Signals | null } | undefined;
     let open = [child.stdout, child.stderr].filter((s) => s !== null).length;
     const settle = () => {

@@ -84,6 +84,8 @@ export function spawnWithoutFork(
   const env = opts.env ?? process.env;
   const path = findProgram(file, env.PATH ?? '/usr/bin:/bin');
   const stdio = Array.isArray(opts.stdio) ? opts.stdio : [opts.stdio, opts.stdio, opts.stdio];
+  if (stdio[0] !== undefined && stdio[0] !== 'ignore')
+    throw new Error(`spawnWithoutFork: stdin ${JSON.stringify(stdio[0])} is not supported`);
   const out = pipeFor(stdio[1] ?? 'ignore');
   let err: Pipe;
   try {
@@ -92,8 +94,6 @@ export function spawnWithoutFork(
     if (out) for (const fd of [out.read, out.write]) closeSync(fd);
     throw e;
   }
-  if (stdio[0] !== undefined && stdio[0] !== 'ignore')
-    throw new Error(`spawnWithoutFork: stdin ${JSON.stringify(stdio[0])} is not supported`);
   const child = new PosixChild(readerOf(out), readerOf(err));
   const end = beginStart();
   // the child holds its own copies once started: ours would keep the pipes open after it ends

@@ -1,6 +1,7 @@
 // spawnWithoutFork and runProgram with real children: posix_spawn through koffi, exits through the
 // reaper that machined runs (started here as machined does), output through real pipes.
 import { spawn } from 'node:child_process';
+import { readdirSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Reaped, type Reaper, startReaper } from '../../../src/machined/reaper.js';
 import type { ServiceChild } from '../../../src/machined/services/process-runner.js';
@@ -84,6 +85,15 @@ describe('spawnWithoutFork', () => {
     expect(c.pid).toBeUndefined();
   });
 
+  it('refuses a stdin it cannot give, leaving no descriptor open', () => {
+    const fds = () => readdirSync('/proc/self/fd').length;
+    const before = fds();
+    expect(() => spawnWithoutFork('/bin/cat', [], { stdio: 'pipe' })).toThrow(
+      'spawnWithoutFork: stdin "pipe" is not supported',
+    );
+    expect(fds()).toBe(before);
+  });
+
   it('names a bare program that is not in the PATH it was given', () => {
     expect(() => spawnWithoutFork('udevadm', [], { env: { PATH: '/nonexistent' } })).toThrow(
       '"udevadm" not found in PATH',
@@ -122,6 +132,15 @@ describe.each([
     setTimeout(() => ac.abort(new Error('health check timed out')), 100);
     await expect(running).rejects.toThrow('health check timed out');
   });
+
+  it('kills a program aborted before it had started', async () => {
+    const ac = new AbortController();
+    const t0 = Date.now();
+    const running = runProgram(base, '/bin/sleep', ['30'], { signal: ac.signal });
+    ac.abort(new Error('stopping'));
+    await expect(running).rejects.toThrow('stopping');
+    expect(Date.now() - t0).toBeLessThan(10_000);
+  }, 20_000);
 
   it('names a program that cannot start', async () => {
     await expect(runProgram(base, '/nonexistent/udevadm', ['settle'])).rejects.toThrow(
