@@ -118,9 +118,13 @@ export function spawnWithoutFork(
   starting.then(
     (pid) => {
       closeWriteEnds();
-      child.started(pid);
-      // 'spawn' comes before 'exit', even for a child the reaper took already
-      end({ pid, onExit: (s) => child.exited(s) });
+      try {
+        child.started(pid);
+      } finally {
+        // 'spawn' comes before 'exit', even for a child the reaper took already; and the start ends
+        // even if a 'spawn' listener threw, or the reaper would hold every unclaimed status for good
+        end({ pid, onExit: (s) => child.exited(s) });
+      }
     },
     (e: unknown) => {
       closeWriteEnds();

@@ -68,6 +68,20 @@ describe('spawnWithoutFork', () => {
     expect(awaitedCount()).toBe(0);
   });
 
+  it("still delivers exits when a 'spawn' listener throws", async () => {
+    const c = spawnWithoutFork('/bin/true', [], { stdio: 'ignore' });
+    const thrown = new Promise<unknown>((resolve) => process.once('unhandledRejection', resolve));
+    c.once('spawn', () => {
+      throw new Error('listener failed');
+    });
+    const exit = ended(c);
+    expect(await thrown).toMatchObject({ message: 'listener failed' });
+    expect(await exit).toEqual({ code: 0, signal: null });
+    const next = spawnWithoutFork('/bin/sh', ['-c', 'exit 5'], { stdio: 'ignore' });
+    expect(await ended(next)).toEqual({ code: 5, signal: null });
+    expect(awaitedCount()).toBe(0);
+  });
+
   it('reports a signal by name, and kill() is refused once the child has ended', async () => {
     const c = spawnWithoutFork('/bin/sleep', ['30'], { stdio: 'ignore' });
     await started(c);
