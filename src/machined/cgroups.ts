@@ -1,5 +1,5 @@
 // The system cgroup tree (Talos' CreateSystemCgroups): reservations for machined, system services and pods.
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 const MiB = 1024 * 1024;
@@ -41,7 +41,9 @@ export const cpuWeight = (millicores: number): number =>
 /**
  * createCgroupTree makes the tree below `base` and applies the settings whose controllers the hierarchy
  * offers. It returns the settings it could not apply (a controller bound elsewhere, e.g. to cgroup v1),
- * so the caller decides whether that is fatal.
+ * so the caller decides whether that is fatal. Each parent delegates its controllers once, and a setting
+ * is written without looking for its file first: every call is a kernel entry, and at PID 1's start under
+ * emulation each one is slow.
  */
 export function createCgroupTree(base: string, tree: readonly CgroupNode[] = SYSTEM_CGROUPS): string[] {
   const skipped: string[] = [];
@@ -49,12 +51,15 @@ export function createCgroupTree(base: string, tree: readonly CgroupNode[] = SYS
     readFileSync(join(base, 'cgroup.controllers'), 'utf8').trim().split(/\s+/).filter(Boolean),
   );
   const wanted = ['cpu', 'memory'].filter((c) => available.has(c));
+  const delegated = new Set<string>();
   for (const node of tree) {
     const dir = join(base, node.path);
     const parent = join(dir, '..');
     // a child sees a controller only once its parent delegates it
-    if (wanted.length)
+    if (wanted.length && !delegated.has(parent)) {
       writeFileSync(join(parent, 'cgroup.subtree_control'), wanted.map((c) => `+${c}`).join(' '));
+      delegated.add(parent);
+    }
     mkdirSync(dir, { recursive: true });
     const settings: [string, number | undefined][] = [
       ['memory.min', node.memoryMin],
@@ -63,8 +68,13 @@ export function createCgroupTree(base: string, tree: readonly CgroupNode[] = SYS
     ];
     for (const [file, value] of settings) {
       if (value === undefined) continue;
-      if (existsSync(join(dir, file))) writeFileSync(join(dir, file), String(value));
-      else skipped.push(`${node.path}/${file}`);
+      try {
+        writeFileSync(join(dir, file), String(value), { flag: 'r+' });
+      } catch (e) {
+        // the controller is not delegated here, so its files do not exist
+        if ((e as NodeJS.ErrnoException).code !== 'ENOENT') throw e;
+        skipped.push(`${node.path}/${file}`);
+      }
     }
   }
   return skipped;

@@ -55,4 +55,22 @@ describe('system cgroups', () => {
       await p.exited;
     }
   });
+
+  it('skips, and names, every setting when the hierarchy delegates no controller to the base', () => {
+    const v2 = readMountInfo().find((m) => m.fstype === 'cgroup2');
+    if (!v2) throw new Error('needs a mounted cgroup2 hierarchy');
+    // the scratch cgroup delegates nothing, so its child (the base) has no controller files at all
+    const scratch = join(v2.mountPoint, `keel-test-bare-${process.pid}`);
+    onTestFinished(() => removeTree(scratch));
+    removeTree(scratch);
+    mkdirSync(join(scratch, 'base'), { recursive: true });
+    const base = join(scratch, 'base');
+    expect(readFileSync(join(base, 'cgroup.controllers'), 'utf8').trim()).toBe('');
+    const tree = [
+      { path: 'a', memoryMin: 1024 * 1024, millicores: 500 },
+      { path: 'a/b', memoryMax: 2 * 1024 * 1024 },
+    ];
+    expect(createCgroupTree(base, tree)).toEqual(['a/memory.min', 'a/cpu.weight', 'a/b/memory.max']);
+    expect(existsSync(join(base, 'a/b/cgroup.procs'))).toBe(true);
+  });
 });
