@@ -15,7 +15,7 @@ export interface ByteRange {
   readonly length: number;
 }
 
-/** the most ranges stage 1 accepts (MAX_RANGES in stage1.c) */
+/** the most entries stage 1 accepts (MAX_RANGES in stage1.c) */
 export const MAX_READ_AHEAD_RANGES = 16;
 
 /** ICU's common data, e.g. icudt78_dat: the executable's largest object, read sparsely */
@@ -69,16 +69,33 @@ export function planReadAhead(
   return out;
 }
 
-/** renderReadAheadPlan writes the plan stage 1 parses: `#` comments, then one "OFFSET LENGTH" line per range. */
-export function renderReadAheadPlan(ranges: readonly ByteRange[], comment: readonly string[]): string {
-  if (ranges.length > MAX_READ_AHEAD_RANGES)
+/** a part of /sbin/init, or another file read whole */
+export type ReadAheadEntry = ByteRange | { readonly path: string };
+
+/**
+ * renderReadAheadPlan writes the plan stage 1 parses: `#` comments, then one line per entry in the
+ * order it reads them: "OFFSET LENGTH" for a part of /sbin/init, the absolute path of another file.
+ */
+export function renderReadAheadPlan(entries: readonly ReadAheadEntry[], comment: readonly string[]): string {
+  if (entries.length > MAX_READ_AHEAD_RANGES)
     throw new Error(
-      `read-ahead plan: ${ranges.length} ranges, stage 1 takes at most ${MAX_READ_AHEAD_RANGES}`,
+      `read-ahead plan: ${entries.length} entries, stage 1 takes at most ${MAX_READ_AHEAD_RANGES}`,
     );
-  for (const r of ranges)
-    if (!Number.isSafeInteger(r.offset) || !Number.isSafeInteger(r.length) || r.offset < 0 || r.length <= 0)
-      throw new Error(`read-ahead plan: invalid range ${r.offset} +${r.length}`);
-  const lines = [...comment.map((c) => `# ${c}`), ...ranges.map((r) => `${r.offset} ${r.length}`)];
+  const lines = comment.map((c) => `# ${c}`);
+  for (const e of entries) {
+    if ('path' in e) {
+      if (!e.path.startsWith('/') || /[\n\0]/.test(e.path))
+        throw new Error(`read-ahead plan: ${JSON.stringify(e.path)} is not an absolute path on one line`);
+      lines.push(e.path);
+    } else if (
+      !Number.isSafeInteger(e.offset) ||
+      !Number.isSafeInteger(e.length) ||
+      e.offset < 0 ||
+      e.length <= 0
+    )
+      throw new Error(`read-ahead plan: invalid range ${e.offset} +${e.length}`);
+    else lines.push(`${e.offset} ${e.length}`);
+  }
   return lines.map((l) => `${l}\n`).join('');
 }
 
@@ -91,10 +108,15 @@ export interface ReadAheadPlan {
 }
 
 /**
- * readAheadPlanFor plans the read-ahead of `exe` (the SEA): all of it but ICU's data, when it has any,
- * and of that data its table of contents and the items the start reads.
+ * readAheadPlanFor plans the read-ahead of `exe` (the SEA): the files in `first`, whole (paths in the
+ * image), then all of the executable but ICU's data, when it has any, and of that data its table of
+ * contents and the items the start reads.
  */
-export async function readAheadPlanFor(exe: string, size: number): Promise<ReadAheadPlan> {
+export async function readAheadPlanFor(
+  exe: string,
+  size: number,
+  first: readonly string[] = [],
+): Promise<ReadAheadPlan> {
   const cold = await findDynamicSymbols(exe, COLD_SYMBOL);
   const warm: IcuItem[] = [];
   const fh = await open(exe, 'r');
@@ -116,10 +138,13 @@ export async function readAheadPlanFor(exe: string, size: number): Promise<ReadA
     cold.map((c) => ({ offset: c.offset, length: c.size })),
     warm,
   );
-  const text = renderReadAheadPlan(ranges, [
-    '/sbin/init read ahead by stage 1, in this order: byte offset, length',
-    ...cold.map((c) => `left out: ${c.name} at ${c.offset}, ${c.size} bytes, but for`),
-    ...warm.map((w) => `  ${w.name} at ${w.offset}, ${w.length} bytes`),
-  ]);
+  const text = renderReadAheadPlan(
+    [...first.map((path) => ({ path })), ...ranges],
+    [
+      'read ahead by stage 1, in this order: other files whole, then /sbin/init (byte offset, length)',
+      ...cold.map((c) => `left out: ${c.name} at ${c.offset}, ${c.size} bytes, but for`),
+      ...warm.map((w) => `  ${w.name} at ${w.offset}, ${w.length} bytes`),
+    ],
+  );
   return { text, cold, warm };
 }

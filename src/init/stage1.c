@@ -218,8 +218,9 @@ static void switch_root(void) {
   logmsg(6, "switched root: / is now the squashfs");
 }
 
-/* a part of /sbin/init to read ahead; the whole file is {0, UINT64_MAX} */
+/* a part of /sbin/init to read ahead (the whole file is {0, UINT64_MAX}), or another whole file */
 struct range {
+  const char *path; /* NULL: /sbin/init */
   uint64_t off, len;
 };
 
@@ -238,9 +239,10 @@ static int parse_u64(const char *s, char stop, uint64_t *out, const char **end) 
 }
 
 /*
- * load_plan reads READ_AHEAD_PLAN: '#' comments and "OFFSET LENGTH" lines, decimal, at most MAX_RANGES.
- * It returns the number of ranges, 0 when the root has no plan, -1 (logged) when the plan is unusable:
- * the caller then reads the whole file, as without one.
+ * load_plan reads READ_AHEAD_PLAN: '#' comments, "OFFSET LENGTH" lines (decimal) for parts of /sbin/init
+ * and "/PATH" lines for whole files, at most MAX_RANGES, read in this order. It returns the number of
+ * entries, 0 when the root has no plan, -1 (logged) when the plan is unusable: the caller then reads all
+ * of /sbin/init, as without one.
  */
 static int load_plan(struct range *r) {
   int fd = open(READ_AHEAD_PLAN, O_RDONLY | O_CLOEXEC);
@@ -269,9 +271,17 @@ static int load_plan(struct range *r) {
       logmsg(4, "ignoring " READ_AHEAD_PLAN ": more than %d ranges (line %d)", MAX_RANGES, line);
       return -1;
     }
+    if (*s == '/') {
+      r[count++] = (struct range){s, 0, UINT64_MAX}; /* the text is static: the path stays valid */
+      continue;
+    }
+    r[count].path = NULL;
     if (parse_u64(s, ' ', &r[count].off, &end) != 0 || parse_u64(end + 1, '\0', &r[count].len, &end) != 0 ||
         r[count].len == 0) {
-      logmsg(4, "ignoring " READ_AHEAD_PLAN ": line %d is not \"OFFSET LENGTH\" (decimal, length > 0)", line);
+      logmsg(4,
+             "ignoring " READ_AHEAD_PLAN ": line %d is neither \"OFFSET LENGTH\" (decimal, length > 0)"
+             " nor a path",
+             line);
       return -1;
     }
     count++;
@@ -284,14 +294,15 @@ static int load_plan(struct range *r) {
  * cache decompresses a whole block on the faulting CPU. A child reads the file meanwhile, on another CPU
  * when there is one, so most of Node's faults find the page decompressed (under TCG: exec -> machined's
  * first line 2.5 -> 1.6 s). The root's plan names the parts worth reading (all but ICU's data, save the
- * few items of it the start reads); without a plan the whole file is read. Best effort: without it the
- * boot is only slower. The child holds nothing open but the file, and PID 1 (machined) reaps it.
+ * few items of it the start reads) and other files to read first (koffi's addon, which machined loads
+ * before its API listens); without a plan the whole file is read. Best effort: without it the boot is
+ * only slower. The child holds nothing open but what it reads, and PID 1 (machined) reaps it.
  */
 static void read_init_ahead(void) {
   static struct range plan[MAX_RANGES];
   int ranges = load_plan(plan);
   if (ranges <= 0) {
-    plan[0] = (struct range){0, UINT64_MAX};
+    plan[0] = (struct range){NULL, 0, UINT64_MAX};
     ranges = 1;
   }
   pid_t pid = fork();
@@ -300,27 +311,35 @@ static void read_init_ahead(void) {
     return;
   }
   if (pid > 0) {
-    if (plan[0].len == UINT64_MAX) {
+    if (ranges == 1 && !plan[0].path && plan[0].len == UINT64_MAX) {
       logmsg(6, "reading " INIT " ahead in pid %d", (int)pid);
       return;
     }
     uint64_t total = 0;
-    for (int i = 0; i < ranges; i++) total += plan[i].len;
-    logmsg(6, "reading " INIT " ahead in pid %d: %d range(s), %llu KiB, as " READ_AHEAD_PLAN " says", (int)pid,
-           ranges, (unsigned long long)(total >> 10));
+    int parts = 0;
+    for (int i = 0; i < ranges; i++)
+      if (!plan[i].path) {
+        total += plan[i].len;
+        parts++;
+      }
+    logmsg(6, "reading " INIT " ahead in pid %d: %d range(s), %llu KiB, and %d other file(s), as " READ_AHEAD_PLAN
+           " says", (int)pid, parts, (unsigned long long)(total >> 10), ranges - parts);
     return;
   }
   for (int fd = 0; fd < 1024; fd++) close(fd);
   static char buf[1 << 20];
-  int fd = open(INIT, O_RDONLY | O_CLOEXEC);
-  if (fd >= 0)
-    for (int i = 0; i < ranges; i++)
-      for (uint64_t at = plan[i].off, left = plan[i].len; left > 0;) {
-        ssize_t n = pread(fd, buf, left < sizeof buf ? (size_t)left : sizeof buf, (off_t)at);
-        if (n <= 0) break; /* the end of the file, or it cannot be read: the next range, if any */
-        at += (uint64_t)n;
-        left -= (uint64_t)n;
-      }
+  int init = open(INIT, O_RDONLY | O_CLOEXEC);
+  for (int i = 0; i < ranges; i++) {
+    int fd = plan[i].path ? open(plan[i].path, O_RDONLY | O_CLOEXEC) : init;
+    if (fd < 0) continue; /* best effort: a file the plan names may be missing */
+    for (uint64_t at = plan[i].off, left = plan[i].len; left > 0;) {
+      ssize_t n = pread(fd, buf, left < sizeof buf ? (size_t)left : sizeof buf, (off_t)at);
+      if (n <= 0) break; /* the end of the file, or it cannot be read: the next entry, if any */
+      at += (uint64_t)n;
+      left -= (uint64_t)n;
+    }
+    if (plan[i].path) close(fd);
+  }
   _exit(0);
 }
 

@@ -53,24 +53,24 @@ static void dump_root_loop(FILE *out) {
  */
 __attribute__((used)) static const unsigned char ballast[6 << 20] = {1};
 
-/* per MiB of the executable, how many of its pages are in the page cache: "resident MIB PAGES" */
-static void dump_residency(FILE *out) {
-  int fd = open("/proc/self/exe", O_RDONLY | O_CLOEXEC);
+/* per MiB of a file, how many of its pages are in the page cache: "KEY MIB PAGES" */
+static void dump_residency(FILE *out, const char *key, const char *path) {
+  int fd = open(path, O_RDONLY | O_CLOEXEC);
   struct stat st;
   if (fd < 0 || fstat(fd, &st) != 0) {
-    fprintf(out, "resident (unreadable)\n");
+    fprintf(out, "%s (unreadable)\n", key);
     return;
   }
   size_t pages = ((size_t)st.st_size + 4095) / 4096;
   void *map = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_SHARED, fd, 0);
   unsigned char *vec = map == MAP_FAILED ? NULL : calloc(pages, 1);
   if (!vec || mincore(map, (size_t)st.st_size, vec) != 0) {
-    fprintf(out, "resident (mincore failed)\n");
+    fprintf(out, "%s (mincore failed)\n", key);
   } else {
     for (size_t mib = 0; mib * 256 < pages; mib++) {
       int n = 0;
       for (size_t i = mib * 256; i < pages && i < (mib + 1) * 256; i++) n += vec[i] & 1;
-      fprintf(out, "resident %zu %d\n", mib, n);
+      fprintf(out, "%s %zu %d\n", key, mib, n);
     }
   }
   free(vec);
@@ -107,7 +107,8 @@ int main(int argc, char **argv, char **envp) {
   for (int status; wait(&status) > 0;)
     fprintf(out, "child %s %d\n", WIFEXITED(status) ? "exited" : "killed by",
             WIFEXITED(status) ? WEXITSTATUS(status) : WTERMSIG(status));
-  dump_residency(out);
+  dump_residency(out, "resident", "/proc/self/exe");
+  dump_residency(out, "ballast", "/etc/ballast");
   fprintf(out, "end\n");
   fclose(out);
   return 0;

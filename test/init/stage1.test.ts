@@ -41,8 +41,8 @@ const MIB_PAGES = 256;
 
 /** the payload's report: "key value" lines grouped by key */
 /** pages of /sbin/init in the page cache, per MiB, as the payload counted them after stage 1's children ended */
-const residency = (rep: Map<string, string[]>): number[] =>
-  (rep.get('resident') ?? []).map((l) => Number(l.split(' ')[1]));
+const residency = (rep: Map<string, string[]>, key = 'resident'): number[] =>
+  (rep.get(key) ?? []).map((l) => Number(l.split(' ')[1]));
 
 function parseReport(text: string): Map<string, string[]> {
   const m = new Map<string, string[]>();
@@ -89,6 +89,8 @@ beforeAll(() => {
   const root = join(w, 'rootfs');
   for (const d of ['dev', 'proc', 'sys', 'etc', 'sbin']) mkdirSync(join(root, d), { recursive: true });
   writeFileSync(join(root, 'etc/os-release'), 'ID=keel-test\n');
+  // 2 MiB nothing reads, unless a read-ahead plan names it
+  writeFileSync(join(root, 'etc/ballast'), Buffer.alloc(2 << 20, 'keel'));
   compileStatic('payload.c', join(root, 'sbin/init'));
   plain = buildInitramfs(join(w, 'plain.cpio'), stage1, {
     '/rootfs.sqsh': makeSquashfs(root, join(w, 'plain.sqsh')),
@@ -99,7 +101,10 @@ beforeAll(() => {
     '/rootfs.sqsh': makeSquashfs(root, join(w, 'good.sqsh')),
   });
   // MiB 0 and MiB 4 of the payload (over 6 MiB, most of it data it never reads)
-  writeFileSync(join(root, PLAN), `# test plan\n0 ${MIB_PAGES * 4096}\n${4 << 20} ${1 << 20}\n`);
+  writeFileSync(
+    join(root, PLAN),
+    `# test plan\n/etc/ballast\n0 ${MIB_PAGES * 4096}\n${4 << 20} ${1 << 20}\n`,
+  );
   planned = buildInitramfs(join(w, 'planned.cpio'), stage1, {
     '/rootfs.sqsh': makeSquashfs(root, join(w, 'planned.sqsh')),
   });
@@ -145,6 +150,7 @@ describe('stage 1 as PID 1 of an initramfs', () => {
     const resident = residency(rep);
     expect(resident.length).toBeGreaterThan(6);
     expect(resident.slice(0, -1)).toEqual(resident.slice(0, -1).map(() => MIB_PAGES));
+    expect(residency(rep, 'ballast')).toEqual([0, 0]);
 
     // "/" is the squashfs on a loop device; the pseudo filesystems were moved under it
     const mounts = (rep.get('mountinfo') ?? []).map(parseMount);
@@ -267,10 +273,12 @@ describe('stage 1 as PID 1 of an initramfs', () => {
     expect(resident[4]).toBe(MIB_PAGES);
     // between the two ranges, beyond what the kernel's own read-ahead adds at their ends
     expect(resident[2]).toBe(0);
+    // the other file the plan names, whole
+    expect(residency(rep, 'ballast')).toEqual([MIB_PAGES, MIB_PAGES]);
     const logged = kmsg.records(PREFIX).map((k) => k.message.slice(PREFIX.length));
     expect(logged).toContainEqual(
       expect.stringMatching(
-        /^reading \/sbin\/init ahead in pid \d+: 2 range\(s\), 2048 KiB, as \/usr\/lib\/keel\/init\.read-ahead says$/,
+        /^reading \/sbin\/init ahead in pid \d+: 2 range\(s\), 2048 KiB, and 1 other file\(s\), as \/usr\/lib\/keel\/init\.read-ahead says$/,
       ),
     );
   });
@@ -284,7 +292,9 @@ describe('stage 1 as PID 1 of an initramfs', () => {
     expect(rep.get('child')).toEqual(['exited 0']);
     expect(residency(rep)[2]).toBe(MIB_PAGES);
     const logged = kmsg.records(PREFIX).map((k) => k.message.slice(PREFIX.length));
-    expect(logged).toContain(`ignoring ${PLAN}: line 2 is not "OFFSET LENGTH" (decimal, length > 0)`);
+    expect(logged).toContain(
+      `ignoring ${PLAN}: line 2 is neither "OFFSET LENGTH" (decimal, length > 0) nor a path`,
+    );
     expect(logged).toContainEqual(expect.stringMatching(/^reading \/sbin\/init ahead in pid \d+$/));
   });
 

@@ -80,9 +80,19 @@ describe('renderReadAheadPlan', () => {
     ).toBe('# why\n0 4096\n8192 1\n');
   });
 
+  it('writes another file as its absolute path, in the order given', () => {
+    expect(renderReadAheadPlan([{ path: '/usr/lib/keel/koffi.node' }, { offset: 0, length: 9 }], [])).toBe(
+      '/usr/lib/keel/koffi.node\n0 9\n',
+    );
+    expect(() => renderReadAheadPlan([{ path: 'usr/lib/x' }], [])).toThrow(
+      'read-ahead plan: "usr/lib/x" is not an absolute path on one line',
+    );
+    expect(() => renderReadAheadPlan([{ path: '/a\nb' }], [])).toThrow(/is not an absolute path on one line/);
+  });
+
   it('refuses what stage 1 would reject', () => {
     const many = Array.from({ length: MAX_READ_AHEAD_RANGES + 1 }, (_, i) => ({ offset: i * 2, length: 1 }));
-    expect(() => renderReadAheadPlan(many, [])).toThrow(/17 ranges, stage 1 takes at most 16/);
+    expect(() => renderReadAheadPlan(many, [])).toThrow(/17 entries, stage 1 takes at most 16/);
     expect(() => renderReadAheadPlan([{ offset: 0, length: 0 }], [])).toThrow(/invalid range 0 \+0/);
     expect(() => renderReadAheadPlan([{ offset: -1, length: 4 }], [])).toThrow(/invalid range -1 \+4/);
   });
@@ -107,11 +117,11 @@ describe("node's ICU data", () => {
 
   it('is left out of the plan for node but for its table and the items the start reads', async () => {
     const { size } = await stat(process.execPath);
-    const { text, cold, warm } = await readAheadPlanFor(process.execPath, size);
-    const ranges = text
-      .split('\n')
-      .filter((l) => l && !l.startsWith('#'))
-      .map((l) => l.split(' ').map(Number) as [number, number]);
+    const { text, cold, warm } = await readAheadPlanFor(process.execPath, size, ['/usr/lib/keel/koffi.node']);
+    const lines = text.split('\n').filter((l) => l && !l.startsWith('#'));
+    // the other files first, whole
+    expect(lines[0]).toBe('/usr/lib/keel/koffi.node');
+    const ranges = lines.slice(1).map((l) => l.split(' ').map(Number) as [number, number]);
     const icu = cold[0]!;
     // every item asked for exists in this ICU, and the table of contents leads
     expect(warm.map((w) => w.name.replace(/^icudt\d+l\//, '')).sort()).toEqual(

@@ -119,7 +119,7 @@ describe('scripts/rootfs.ts with the real manifest', () => {
     // the stand-in's own plan: everything but ICU's data (test/scripts/rootfs-read-ahead.test.ts)
     const { size } = await stat(process.execPath);
     expect(await readFile(join(unpacked, 'usr/lib/keel/init.read-ahead'), 'utf8')).toBe(
-      (await readAheadPlanFor(process.execPath, size)).text,
+      (await readAheadPlanFor(process.execPath, size, ['/usr/lib/keel/koffi.node'])).text,
     );
     for (const d of ['/dev', '/proc', '/sys', '/run', '/system', '/tmp', '/var', '/etc']) {
       expect(listing.get(d), d).toBe('drwxr-xr-x');
