@@ -1,7 +1,17 @@
 // ELF64 dynamic-linking facts (interpreter, DT_NEEDED, run paths) and dynamic symbols, read with
 // positional reads so the ~100 MB node executable is never loaded whole. Only x86-64 little-endian is
 // supported.
-import { open } from 'node:fs/promises';
+import { type FileHandle, open } from 'node:fs/promises';
+
+/** exactReader reads `len` bytes at `pos` of an open ELF file, or fails naming the file as truncated. */
+const exactReader =
+  (fh: FileHandle, file: string) =>
+  async (pos: number, len: number): Promise<Buffer> => {
+    const buf = Buffer.alloc(len);
+    const { bytesRead } = await fh.read(buf, 0, len, pos);
+    if (bytesRead !== len) throw new Error(`${file}: truncated ELF (wanted ${len} bytes at ${pos})`);
+    return buf;
+  };
 
 export interface ElfDeps {
   interpreter?: string;
@@ -23,12 +33,7 @@ const DT_RUNPATH = 29n;
 export async function readElfDeps(file: string): Promise<ElfDeps | null> {
   const fh = await open(file, 'r');
   try {
-    const at = async (pos: number, len: number): Promise<Buffer> => {
-      const buf = Buffer.alloc(len);
-      const { bytesRead } = await fh.read(buf, 0, len, pos);
-      if (bytesRead !== len) throw new Error(`${file}: truncated ELF (wanted ${len} bytes at ${pos})`);
-      return buf;
-    };
+    const at = exactReader(fh, file);
     const { size } = await fh.stat();
     if (size < 64) return null;
     const eh = await at(0, 64);
@@ -108,12 +113,7 @@ const SYM_SIZE = 24;
 export async function findDynamicSymbols(file: string, match: RegExp): Promise<ElfSymbol[]> {
   const fh = await open(file, 'r');
   try {
-    const at = async (pos: number, len: number): Promise<Buffer> => {
-      const buf = Buffer.alloc(len);
-      const { bytesRead } = await fh.read(buf, 0, len, pos);
-      if (bytesRead !== len) throw new Error(`${file}: truncated ELF (wanted ${len} bytes at ${pos})`);
-      return buf;
-    };
+    const at = exactReader(fh, file);
     const eh = await at(0, 64);
     if (eh.readUInt32BE(0) !== 0x7f454c46) throw new Error(`${file}: not an ELF file`);
     if (eh[4] !== 2 || eh[5] !== 1) throw new Error(`${file}: only 64-bit little-endian ELF is supported`);
