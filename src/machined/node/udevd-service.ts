@@ -16,6 +16,8 @@ export const UDEVD_SERVICE = 'udevd';
 /** Where Debian's udev puts its two programs (merged-/usr or not). */
 const UDEVD_PATHS = ['/usr/lib/systemd/systemd-udevd', '/lib/systemd/systemd-udevd'];
 const UDEVADM_PATHS = ['/usr/bin/udevadm', '/bin/udevadm'];
+/** the whole environment of udevd and udevadm */
+const UDEV_ENV = { PATH: '/usr/bin:/usr/sbin' };
 
 export interface UdevdServiceOptions {
   /** moves the daemon into system/udevd; absent outside PID 1 */
@@ -36,7 +38,7 @@ export function udevdService(opts: UdevdServiceOptions = {}): ServiceDefinition 
   if (!udevd || !udevadm) return undefined;
   const spawn = opts.spawn ?? nodeSpawn;
   const udevadmRun = (args: string[], signal: AbortSignal) =>
-    runProgram(spawn, udevadm, args, { signal, env: { PATH: '/usr/bin:/usr/sbin' } });
+    runProgram(spawn, udevadm, args, { signal, env: UDEV_ENV });
   // coldplug runs once per start: later health checks only wait for the queue to drain
   let triggered = false;
   return {
@@ -46,7 +48,7 @@ export function udevdService(opts: UdevdServiceOptions = {}): ServiceDefinition 
       return processRunner({
         // names stay numeric: there is no user database on the node
         args: [udevd, '--resolve-names=never'],
-        env: { PATH: '/usr/bin:/usr/sbin' },
+        env: UDEV_ENV,
         spawn,
         ...(opts.cgroups ? { cgroup: { path: 'system/udevd', placer: opts.cgroups } } : {}),
       });

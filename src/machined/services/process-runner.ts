@@ -157,7 +157,7 @@ const exitOf = (child: ServiceChild): Promise<{ code: number | null; signal: Nod
   new Promise((resolve) => child.once('exit', (code, signal) => resolve({ code, signal })));
 
 /** drained waits for the output pipes to close, but not for a grandchild that keeps them open. */
-async function drained(child: ServiceChild): Promise<void> {
+export async function drained(child: ServiceChild): Promise<void> {
   const open = [child.stdout, child.stderr].filter((s) => s && !s.closed);
   if (open.length === 0) return;
   let timer: NodeJS.Timeout | undefined;
