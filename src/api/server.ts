@@ -1,5 +1,6 @@
 // startApiServer: the node's machine API on one TCP port — TLS, roles, node routing, the COSI state
 // (read-only) and every Talos service, with UNIMPLEMENTED for RPCs whose subsystem does not exist yet.
+import { isIPv4, isIPv6 } from 'node:net';
 import { Server } from '@grpc/grpc-js';
 import type { ResourceRegistry } from '../cosi/resource/registry.js';
 import type { CoreState } from '../cosi/state/core.js';
@@ -78,6 +79,18 @@ export interface ApiServer {
   close(opts?: { readonly signal?: AbortSignal }): Promise<void>;
 }
 
+/**
+ * bindTarget names a literal IP address by grpc-js' `ipv4:`/`ipv6:` schemes. Without a scheme grpc-js
+ * takes every address for a DNS name and builds its DNS resolver (a c-ares channel) to bind it: about
+ * 30 ms of every boot under TCG for machined's `0.0.0.0:50000`, to resolve nothing. Names keep `dns:`.
+ */
+export function bindTarget(address: string): string {
+  const host = address.slice(0, address.lastIndexOf(':'));
+  if (isIPv4(host)) return `ipv4:${address}`;
+  if (host.startsWith('[') && host.endsWith(']') && isIPv6(host.slice(1, -1))) return `ipv6:${address}`;
+  return address;
+}
+
 /** credentialsFor picks mutual TLS (normal) or server-only TLS with a throw-away root (maintenance). */
 async function credentialsFor(opts: StartApiServerOptions): Promise<{
   tls: RotatableCredentials;
@@ -137,7 +150,7 @@ export async function startApiServer(opts: StartApiServerOptions): Promise<ApiSe
   });
 
   const port = await new Promise<number>((resolve, reject) =>
-    server.bindAsync(bindAddress, tls.credentials, (err, p) => (err ? reject(err) : resolve(p))),
+    server.bindAsync(bindTarget(bindAddress), tls.credentials, (err, p) => (err ? reject(err) : resolve(p))),
   ).catch((cause: unknown) => {
     forwarder?.close();
     server.forceShutdown();

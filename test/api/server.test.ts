@@ -1,7 +1,7 @@
 import { type Client, status } from '@grpc/grpc-js';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { unaryHandler } from '../../src/api/handlers.js';
-import { type ApiServer, startApiServer } from '../../src/api/server.js';
+import { type ApiServer, bindTarget, startApiServer } from '../../src/api/server.js';
 import { keelVersion } from '../../src/api/version.js';
 import {
   callUnary,
@@ -99,6 +99,22 @@ describe('startApiServer', () => {
     const c = client('machine.MachineService', s.address, tlsOnly(pki.osCA.crt));
     const err = await errorOf(callUnary(c, 'Version', {}));
     expect(err.code).toBe(status.UNAVAILABLE);
+  });
+
+  it('binds literal addresses without a DNS resolver, names through it, and both answer', async () => {
+    expect(bindTarget('0.0.0.0:50000')).toBe('ipv4:0.0.0.0:50000');
+    expect(bindTarget('127.0.0.1:0')).toBe('ipv4:127.0.0.1:0');
+    expect(bindTarget('[::1]:50000')).toBe('ipv6:[::1]:50000');
+    expect(bindTarget('[::]:0')).toBe('ipv6:[::]:0');
+    expect(bindTarget('localhost:50000')).toBe('localhost:50000');
+    expect(bindTarget('[not-an-ip]:1')).toBe('[not-an-ip]:1');
+    for (const address of ['[::1]:0', 'localhost:0']) {
+      const s = await start({ address, mode: 'maintenance' });
+      expect(s.port).toBeGreaterThan(0);
+      const c = client('machine.MachineService', s.address, tlsOnlyInsecure());
+      const reply = await callUnary(c, 'Version', {});
+      expect((reply.messages as Record<string, unknown>[])[0]!.version).toEqual({ ...keelVersion() });
+    }
   });
 
   it('refuses at startup a handler for an unknown method or of the wrong shape', async () => {
