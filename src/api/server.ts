@@ -98,9 +98,10 @@ async function credentialsFor(opts: StartApiServerOptions): Promise<{
   forwarder?: Forwarder;
 }> {
   if (opts.mode === 'maintenance') {
-    const maintenance =
-      opts.maintenance ?? (await mintMaintenanceIdentity(opts.signal ? { signal: opts.signal } : {}));
-    return { tls: serverOnlyTLSCredentials(maintenance.server), maintenance };
+    if (opts.maintenance)
+      return { tls: serverOnlyTLSCredentials(opts.maintenance.server), maintenance: opts.maintenance };
+    const maintenance = await mintMaintenanceIdentity(opts.signal ? { signal: opts.signal } : {});
+    return { tls: serverOnlyTLSCredentials(maintenance.server, { minted: true }), maintenance };
   }
   const id = opts.identity;
   if (!id)

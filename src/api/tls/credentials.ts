@@ -19,9 +19,13 @@ export interface RotatableCredentials {
   rotate(next: { readonly server: CertificateAndKey; readonly ca?: string }): void;
 }
 
-/** checkServerPair fails early, naming what is wrong, instead of letting the TLS layer drop connections. */
-function checkServerPair(pair: CertificateAndKey): CertificateAndKey {
+/**
+ * checkServerPair fails early, naming what is wrong, instead of letting the TLS layer drop connections.
+ * A pair `minted` in this process is only relabelled: comparing it means parsing both halves again.
+ */
+function checkServerPair(pair: CertificateAndKey, minted = false): CertificateAndKey {
   const key = standardKeyLabel(pair.key); // OpenSSL refuses Talos' `ED25519 PRIVATE KEY` label
+  if (minted) return { crt: pair.crt, key };
   try {
     checkKeyPair({ crt: pair.crt, key }, 'api server certificate');
   } catch (cause) {
@@ -72,10 +76,16 @@ export function mutualTLSCredentials(identity: ApiIdentity): RotatableCredential
   };
 }
 
-/** serverOnlyTLSCredentials asks no client certificate: maintenance mode, where everyone is a reader. */
-export function serverOnlyTLSCredentials(server: CertificateAndKey): RotatableCredentials {
+/**
+ * serverOnlyTLSCredentials asks no client certificate: maintenance mode, where everyone is a reader.
+ * `minted`: the pair was just made in this process (the throw-away identity), so it is not checked.
+ */
+export function serverOnlyTLSCredentials(
+  server: CertificateAndKey,
+  opts: { readonly minted?: boolean } = {},
+): RotatableCredentials {
   const provider = memoryCertificateProvider();
-  const pair = checkServerPair(server);
+  const pair = checkServerPair(server, opts.minted);
   provider.setIdentity(pair.crt, pair.key);
   const credentials = primed(experimental.createCertificateProviderServerCredentials(provider, null, false));
   return {

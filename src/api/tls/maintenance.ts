@@ -1,6 +1,13 @@
 // Maintenance mode's throw-away PKI: a self-signed root minted at boot, a server certificate from it, and
 // the SPKI fingerprint an operator can pin with `--cert-fingerprint`.
-import { type CertificateAndKey, issueCertificate, newIssuer, spkiFingerprint } from '../../pki/index.js';
+import { createHash } from 'node:crypto';
+import {
+  type CertificateAndKey,
+  encodePrivateKey,
+  generateKey,
+  newIssuer,
+  signLeaf,
+} from '../../pki/index.js';
 
 export interface MaintenanceIdentity {
   readonly ca: CertificateAndKey;
@@ -28,15 +35,22 @@ export async function mintMaintenanceIdentity(
     keyType: 'ed25519',
     ...common,
   });
-  const server = await issueCertificate(issuer, {
+  // the leaf's key is at hand: its fingerprint needs no parsing of the certificate just signed
+  const key = await generateKey(issuer.leafKeyType, signal ? { signal } : {});
+  const crt = signLeaf(issuer, key.publicKey, {
     commonName: 'maintenance-service',
     ipAddresses: opts.ipAddresses ?? [],
     dnsNames: opts.dnsNames ?? [],
     keyUsage: ['digitalSignature'],
     extKeyUsage: ['serverAuth'],
-    ...common,
+    ...(now ? { now } : {}),
   });
-  return { ca, server, fingerprint: spkiFingerprint(server.crt) };
+  const spki = key.publicKey.export({ type: 'spki', format: 'der' });
+  return {
+    ca,
+    server: { crt, key: encodePrivateKey(key.privateKey) },
+    fingerprint: createHash('sha256').update(spki).digest('base64'),
+  };
 }
 
 /** maintenanceConsoleLines are what the console shows so an operator can send the first config. */

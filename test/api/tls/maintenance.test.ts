@@ -1,6 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { maintenanceConsoleLines, mintMaintenanceIdentity } from '../../../src/api/tls/maintenance.js';
-import { parseCertificate, spkiFingerprint } from '../../../src/pki/index.js';
+import {
+  checkIssuedBy,
+  checkKeyPair,
+  parseCertificate,
+  spkiFingerprint,
+  standardKeyLabel,
+} from '../../../src/pki/index.js';
 
 describe('maintenance identity', () => {
   it('is a self-signed Ed25519 root with a serverAuth leaf and its SPKI fingerprint', async () => {
@@ -12,6 +18,15 @@ describe('maintenance identity', () => {
     expect(leaf.extKeyUsage).toEqual(['serverAuth']);
     expect(leaf.ipAddresses).toEqual(['192.0.2.10']);
     expect(id.fingerprint).toBe(spkiFingerprint(id.server.crt));
+    // the server credentials take the minted pair unchecked: it must hold together as minted
+    expect(() => checkKeyPair({ crt: id.server.crt, key: standardKeyLabel(id.server.key) })).not.toThrow();
+    expect(() => checkIssuedBy(id.server.crt, id.ca.crt)).not.toThrow();
+  });
+
+  it('mints nothing once its signal is aborted', async () => {
+    const ac = new AbortController();
+    ac.abort(new Error('boot cancelled'));
+    await expect(mintMaintenanceIdentity({ signal: ac.signal })).rejects.toThrow('boot cancelled');
   });
 });
 
