@@ -6,10 +6,15 @@ import { Client, credentials } from '@grpc/grpc-js';
 import { loadApiProto, serviceOf } from '../api/proto.js';
 import { startApiServer } from '../api/server.js';
 import { newInmemState } from '../cosi/state/inmem/index.js';
+import { EventBus } from './events/index.js';
 
-/** train loads what PID 1 loads, then serves one Version call in maintenance mode, as talosctl would ask. */
+/**
+ * train loads what PID 1 loads, the controllers' modules too (PID 1 loads them once its API listens), then
+ * serves one Version call in maintenance mode, as talosctl would ask.
+ */
 export async function train(): Promise<void> {
   await import('./node/pid1.js');
+  await (await import('./node/controllers.js')).loadControllers(new EventBus());
   const server = await startApiServer({
     address: '127.0.0.1:0',
     mode: 'maintenance',

@@ -2,9 +2,6 @@
 // are safe here, config acquisition (state directory, else maintenance mode), the API (maintenance with a
 // throw-away certificate, then mutual TLS through the apid service), and the Initialize/Boot sequences.
 import { randomUUID } from 'node:crypto';
-import { CONFIG_CONTROLLERS } from '../../../controllers/config/index.js';
-import { secretsControllers } from '../../../controllers/secrets/index.js';
-import { serviceController } from '../../../controllers/v1alpha1/service.js';
 import { CONFIG_NAMESPACE, registerConfigResources } from '../../../resources/config/index.js';
 import { NETWORK_NAMESPACE, registerNetworkResources } from '../../../resources/network/index.js';
 import { BOOT_ID_ID, BootID, RUNTIME_NAMESPACE } from '../../../resources/runtime/index.js';
@@ -29,6 +26,7 @@ import { clientIssuer } from './client-issuer.js';
 import { nodeConfigHost } from './config-host.js';
 import { persistConfig, readPersistedConfig } from './config-store.js';
 import { nodeAddresses } from './console-hint.js';
+import { loadControllers } from './controllers.js';
 import { publishHostIdentity } from './host-identity.js';
 import { pumpKernelLog } from './kernel-log.js';
 import { serviceConditions } from './readiness.js';
@@ -119,9 +117,11 @@ export async function startNode(opts: NodeOptions): Promise<Node> {
   const startControllers = () => {
     controllersStarted ??= (async () => {
       void pumpKernelLog(logs.serviceLog(KERNEL_LOG), stopFeeds.signal, mlog.line);
-      // one registration per turn of the event loop: registering them all at once held the first API
-      // connection for the whole burst
-      for (const c of [...CONFIG_CONTROLLERS, ...secretsControllers(), serviceController(events)]) {
+      // their modules are evaluated in a turn of their own, after a client the API is holding turns for;
+      // then one registration per turn: registering them all at once held the first API connection for
+      // the whole burst
+      await nextTurn();
+      for (const c of await loadControllers(events)) {
         await nextTurn();
         runtime.register(c);
       }
