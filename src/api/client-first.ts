@@ -3,6 +3,11 @@
 // start-up work (the sequencer's phases, controller registration, the kernel log's backlog) wait while the
 // TLS handshake and the first calls run. Under emulation a node's first seconds are all CPU: without this
 // the first answer waited behind everything that starts with the node.
+//
+// A maintenance API also holds them from the moment it listens until its first connection closes (at most
+// FIRST_CLIENT_HOLD_MS): a node in maintenance mode is there to be reached, and whoever waits for it (an
+// apply-config retrying, a provisioning loop) connects within moments. Without that hold the first
+// connection arrived while udevd and the controllers started, and under TCG its answer came ~0.13 s later.
 import { subscribe, unsubscribe } from 'node:diagnostics_channel';
 import type { Socket } from 'node:net';
 import { holdTurns } from '../cosi/controller/index.js';
@@ -10,21 +15,38 @@ import { holdTurns } from '../cosi/controller/index.js';
 /** how long one connection may hold the turns: a handshake and a call, with room for a slow machine */
 export const CONNECTION_HOLD_MS = 1_000;
 
+/** how long a maintenance API waits for its first client before background work goes on regardless */
+export const FIRST_CLIENT_HOLD_MS = 1_000;
+
 /** Node publishes every socket a net (so also TLS, HTTP/2) server accepts on this channel */
 const ACCEPTED = 'net.server.socket';
 
+export interface ClientsFirstOptions {
+  /** hold the turns from now until the first connection closes, at most this long; default no hold */
+  readonly firstClientMs?: number;
+  /** holdTurns unless a test watches the holds */
+  readonly hold?: (maxMs: number) => () => void;
+}
+
 /**
  * clientsFirst holds the turns for each connection accepted on `port` (the API's listening port) until it
- * closes; returns what stops it. `hold` is holdTurns unless a test watches the holds.
+ * closes; returns what stops it (and ends a first-client hold still on).
  */
-export function clientsFirst(port: number, hold: (maxMs: number) => () => void = holdTurns): () => void {
+export function clientsFirst(port: number, opts: ClientsFirstOptions = {}): () => void {
+  const hold = opts.hold ?? holdTurns;
+  const releaseFirst = opts.firstClientMs ? hold(opts.firstClientMs) : () => {};
   const onAccepted = (message: unknown) => {
     const socket = (message as { socket?: Socket }).socket;
     if (socket?.localPort !== port) return;
-    socket.once('close', hold(CONNECTION_HOLD_MS));
+    const release = hold(CONNECTION_HOLD_MS);
+    socket.once('close', () => {
+      release();
+      releaseFirst();
+    });
   };
   subscribe(ACCEPTED, onAccepted);
   return () => {
     unsubscribe(ACCEPTED, onAccepted);
+    releaseFirst();
   };
 }

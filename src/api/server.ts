@@ -6,7 +6,7 @@ import type { ResourceRegistry } from '../cosi/resource/registry.js';
 import type { CoreState } from '../cosi/state/core.js';
 import type { CertificateAndKey } from '../pki/index.js';
 import type { ApiMode } from './auth/authorize.js';
-import { clientsFirst } from './client-first.js';
+import { clientsFirst, FIRST_CLIENT_HOLD_MS } from './client-first.js';
 import { ApiError } from './errors.js';
 import { newGate } from './gate.js';
 import type { HandlerMap } from './handlers.js';
@@ -160,7 +160,10 @@ export async function startApiServer(opts: StartApiServerOptions): Promise<ApiSe
   });
   const address = `${bindAddress.slice(0, bindAddress.lastIndexOf(':'))}:${port}`;
   self = address;
-  const stopClientsFirst = clientsFirst(port);
+  const stopClientsFirst = clientsFirst(
+    port,
+    mode === 'maintenance' ? { firstClientMs: FIRST_CLIENT_HOLD_MS } : {},
+  );
   localNames.add(address);
 
   let closed: Promise<void> | undefined;

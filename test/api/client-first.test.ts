@@ -2,7 +2,7 @@
 import { connect, createServer, type Server, type Socket } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterEach, describe, expect, it } from 'vitest';
-import { CONNECTION_HOLD_MS, clientsFirst } from '../../src/api/client-first.js';
+import { CONNECTION_HOLD_MS, clientsFirst, FIRST_CLIENT_HOLD_MS } from '../../src/api/client-first.js';
 import { type ApiServer, startApiServer } from '../../src/api/server.js';
 import { nextTurn } from '../../src/cosi/controller/index.js';
 import { settled } from '../cosi/controller/internal/settled.js';
@@ -51,7 +51,7 @@ describe('clientsFirst', () => {
     const s = await listening();
     const port = (s.address() as { port: number }).port;
     const r = recorder();
-    cleanups.push(clientsFirst(port, r.hold));
+    cleanups.push(clientsFirst(port, { hold: r.hold }));
     const c = await dial(port);
     expect(r.bounds).toEqual([CONNECTION_HOLD_MS]);
     expect(r.held()).toBe(1);
@@ -60,11 +60,34 @@ describe('clientsFirst', () => {
     expect(r.held()).toBe(0);
   });
 
+  it('holds from the start for a first client, until its connection closes', async () => {
+    const s = await listening();
+    const port = (s.address() as { port: number }).port;
+    const r = recorder();
+    cleanups.push(clientsFirst(port, { hold: r.hold, firstClientMs: 750 }));
+    expect(r.bounds).toEqual([750]);
+    expect(r.held()).toBe(1);
+    const c = await dial(port);
+    expect(r.bounds).toEqual([750, CONNECTION_HOLD_MS]);
+    expect(r.held()).toBe(2);
+    await closed(c);
+    await sleep(20);
+    expect(r.held()).toBe(0);
+  });
+
+  it('ends a first-client hold nobody came for when stopped', () => {
+    const r = recorder();
+    const stop = clientsFirst(1, { hold: r.hold, firstClientMs: 750 });
+    expect(r.held()).toBe(1);
+    stop();
+    expect(r.held()).toBe(0);
+  });
+
   it('ignores connections to other ports, and stops when told', async () => {
     const mine = await listening();
     const other = await listening();
     const r = recorder();
-    const stop = clientsFirst((mine.address() as { port: number }).port, r.hold);
+    const stop = clientsFirst((mine.address() as { port: number }).port, { hold: r.hold });
     await dial((other.address() as { port: number }).port);
     expect(r.bounds).toEqual([]);
     stop();
@@ -87,6 +110,25 @@ describe('the API server puts a connecting client first', () => {
     expect(await settled(turn)).toBe(false);
     await closed(c);
     await sleep(20);
+    expect(await settled(turn)).toBe(true);
+  });
+
+  it('in maintenance mode, gives no turn from listening until the first client has come and gone', async () => {
+    server = await startApiServer({ address: '127.0.0.1:0', mode: 'maintenance', state: await nodeState() });
+    const turn = nextTurn();
+    await sleep(50);
+    expect(await settled(turn)).toBe(false);
+    await closed(await dial(server.port));
+    await sleep(20);
+    expect(await settled(turn)).toBe(true);
+  });
+
+  it('in maintenance mode, gives turns again after FIRST_CLIENT_HOLD_MS if nobody comes', async () => {
+    server = await startApiServer({ address: '127.0.0.1:0', mode: 'maintenance', state: await nodeState() });
+    const turn = nextTurn();
+    await sleep(FIRST_CLIENT_HOLD_MS / 2);
+    expect(await settled(turn)).toBe(false);
+    await sleep(FIRST_CLIENT_HOLD_MS / 2 + 100);
     expect(await settled(turn)).toBe(true);
   });
 
