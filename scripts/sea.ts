@@ -20,8 +20,16 @@ import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { build, type Plugin } from 'esbuild';
 import protobuf from 'protobufjs';
+
 import { API_LOADER_OPTIONS, API_PROTO_FILES } from '../src/api/proto.js';
+import {
+  definitionsFor,
+  FIRST_CALLS,
+  prebuiltCodecSources,
+  renderPrebuiltCodecs,
+} from '../src/api/proto-codecs.js';
 import { type ProtoIndex, protoIndex } from '../src/api/proto-index.js';
+import { LazyRoot } from '../src/api/proto-lazy.js';
 import {
   LOADER_OPTIONS as COSI_LOADER_OPTIONS,
   PROTO_FILES as COSI_PROTO_FILES,
@@ -194,6 +202,20 @@ export function prebuiltProtoSets(): Record<string, ProtoIndex> {
 }
 
 /**
+ * prebuiltCodecsSource is the JavaScript of the codecs built into the executable for each proto set (by
+ * its key): those of the types the first calls (FIRST_CALLS) need, generated from the set's prebuilt form
+ * exactly as a node's lazily built root holds them.
+ */
+function prebuiltCodecsSource(sets: Record<string, ProtoIndex>): string {
+  const entries = Object.entries(sets).map(([key, index]) => {
+    const lazy = new LazyRoot(index);
+    lazy.ensure(...definitionsFor(index, FIRST_CALLS));
+    return `[${JSON.stringify(key)}, ${renderPrebuiltCodecs(prebuiltCodecSources(lazy.root))}]`;
+  });
+  return `new Map([${entries.join(',\n')}])`;
+}
+
+/**
  * protoPlugin gives the bundle a proto-loader whose loadSync starts from the prebuilt form of the proto sets
  * it knows, with definitions and types built on first use (src/api/proto-lazy.ts). For anything else it
  * loads the real proto-loader with the .proto files embedded: only the two places that touch the disk
@@ -226,12 +248,16 @@ module.exports = Object.create(fs, {
   readFileSync: { value: (p, ...rest) => (FILES.has(p) ? Buffer.from(FILES.get(p)) : fs.readFileSync(p, ...rest)) },
 });`,
     }));
-    b.onLoad({ filter: /^proto-loader$/, namespace: 'keel-sea' }, () => ({
-      loader: 'js',
-      resolveDir: REPO,
-      contents: `
+    b.onLoad({ filter: /^proto-loader$/, namespace: 'keel-sea' }, () => {
+      const sets = prebuiltProtoSets();
+      return {
+        loader: 'js',
+        resolveDir: REPO,
+        contents: `
 import { lazyPackageDefinition } from ${JSON.stringify(join(REPO, 'src/api/proto-lazy.ts'))};
-const PREBUILT = new Map(Object.entries(${JSON.stringify(prebuiltProtoSets())}));
+const PREBUILT = new Map(Object.entries(${JSON.stringify(sets)}));
+// the codecs of the first calls' types, as real functions: nothing to generate, and in the code cache
+const CODECS = ${prebuiltCodecsSource(sets)};
 const embedded = (dirs) => (dirs ?? []).every((d) => d.startsWith(${JSON.stringify(SEA_ROOT)}));
 // proto-loader itself (with protobufjs' descriptor extension and lodash) is loaded only for proto sets
 // that were not prebuilt, and the extension only when a descriptor is read: machined needs neither to boot
@@ -244,10 +270,11 @@ function parseSync(files, options) {
 export function loadSync(files, options = {}) {
   const index = PREBUILT.get(JSON.stringify([files].flat()));
   return index && embedded(options.includeDirs)
-    ? lazyPackageDefinition(index, options, descriptorExtension)
+    ? lazyPackageDefinition(index, options, descriptorExtension, CODECS.get(JSON.stringify([files].flat())))
     : parseSync(files, options);
 }`,
-    }));
+      };
+    });
     b.onResolve({ filter: /^proto-fs$/ }, () => ({ path: 'proto-fs', namespace: 'keel-sea' }));
   },
 };

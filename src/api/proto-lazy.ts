@@ -11,7 +11,7 @@
 import type { Options, PackageDefinition } from '@grpc/proto-loader';
 import protobuf from 'protobufjs';
 import type descriptor from 'protobufjs/ext/descriptor/index.js';
-import { lazyCodecs } from './proto-codecs.js';
+import { lazyCodecs, type PrebuiltCodecs, usePrebuiltCodecs } from './proto-codecs.js';
 import type { DefinitionEntry, NamespaceEntry, ProtoIndex } from './proto-index.js';
 
 /** how proto-loader renders descriptor protos into plain objects */
@@ -196,14 +196,17 @@ function once<T>(make: () => T): () => T {
  * demand: a service's methods are listed from its own definition, and a method's request and response types
  * are built when it first serializes or deserializes. `ext` is called the first time a descriptor (a
  * definition's `type` or `fileDescriptorProtos`) is read; descriptors come from the whole set, built then.
+ * `codecs`, built with the executable (prebuiltCodecSources), serve the types they cover.
  */
 export function lazyPackageDefinition(
   index: ProtoIndex,
   options: Options,
   ext: DescriptorExtension,
+  codecs?: PrebuiltCodecs,
 ): PackageDefinition {
   lazyCodecs(); // a call generates the two codecs per type it uses, not all five
   const lazyRoot = new LazyRoot(index);
+  if (codecs) usePrebuiltCodecs(lazyRoot.root, codecs);
   const whole = once(() => {
     ext(); // toDescriptor exists once the extension is loaded
     const root = fullRoot(index);

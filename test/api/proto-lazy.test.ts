@@ -4,7 +4,15 @@ import protobuf from 'protobufjs';
 import descriptor from 'protobufjs/ext/descriptor/index.js';
 import { beforeAll, describe, expect, it, vi } from 'vitest';
 import { prebuiltProtoSets, protoDescriptors } from '../../scripts/sea.js';
+
 import { API_LOADER_OPTIONS, API_PROTO_FILES } from '../../src/api/proto.js';
+import {
+  definitionsFor,
+  FIRST_CALLS,
+  type PrebuiltCodecs,
+  prebuiltCodecSources,
+  renderPrebuiltCodecs,
+} from '../../src/api/proto-codecs.js';
 import type { ProtoIndex } from '../../src/api/proto-index.js';
 import { camelCase, LazyRoot, lazyPackageDefinition } from '../../src/api/proto-lazy.js';
 
@@ -232,5 +240,82 @@ describe('the prebuilt proto set, built a definition at a time', () => {
     expect(() => new LazyRoot(index).ensure('machine.NoSuchThing')).toThrow(
       /no definition 'machine.NoSuchThing'/,
     );
+  });
+});
+
+describe('the codecs built into the executable', () => {
+  /** the codecs as the build renders them into the bundle, evaluated */
+  const built = (): PrebuiltCodecs => {
+    const root = new LazyRoot(index);
+    root.ensure(...definitionsFor(index, FIRST_CALLS));
+    return new Function(
+      `return ${renderPrebuiltCodecs(prebuiltCodecSources(root.root))}`,
+    )() as PrebuiltCodecs;
+  };
+  const machine = (def: PackageDefinition, method: string) =>
+    (def['machine.MachineService'] as unknown as Record<string, Def>)[method]!;
+  const generators = () => [
+    vi.spyOn(protobuf, 'encoder'),
+    vi.spyOn(protobuf, 'decoder'),
+    vi.spyOn(protobuf.converter, 'fromObject'),
+    vi.spyOn(protobuf.converter, 'toObject'),
+  ];
+
+  it("cover the first calls' types, nested and imported ones included", () => {
+    const codecs = built();
+    for (const t of [
+      'machine.VersionResponse',
+      'machine.Version',
+      'machine.VersionInfo',
+      'common.Metadata',
+      'machine.ApplyConfigurationRequest',
+      'google.protobuf.Duration',
+    ])
+      expect(Object.keys(codecs[t] ?? {}).sort(), t).toEqual(['decode', 'encode', 'fromObject', 'toObject']);
+    expect(codecs['machine.HostnameResponse']).toBeUndefined();
+  });
+
+  it('answer Version and take ApplyConfiguration byte for byte as generated codecs do, generating none', () => {
+    const fresh = lazyPackageDefinition(index, API_LOADER_OPTIONS, ext, built());
+    const reply = {
+      messages: [
+        {
+          metadata: { hostname: 'node-1' },
+          version: { tag: 'v0.1.0', sha: 'abc1234', built: '2026-12-01', os: 'linux', arch: 'amd64' },
+          platform: { name: 'metal', mode: 'metal' },
+          features: { rbac: true },
+        },
+      ],
+    };
+    const apply = {
+      data: Buffer.from('version: v1alpha1\n'),
+      mode: 'TRY',
+      try_mode_timeout: { seconds: '60' },
+    };
+    // what generated codecs make of them, before the generators are watched
+    const e = machine(eager, 'Version');
+    const ea = machine(eager, 'ApplyConfiguration');
+    const bytes = (e.responseSerialize as (a: object) => Buffer)(reply);
+    const decoded = (e.responseDeserialize as (b: Buffer) => object)(bytes);
+    const req = (ea.requestSerialize as (a: object) => Buffer)(apply);
+    const decodedReq = (ea.requestDeserialize as (b: Buffer) => object)(req);
+    const spies = generators();
+    try {
+      const v = machine(fresh, 'Version');
+      expect((v.responseSerialize as (a: object) => Buffer)(reply)).toEqual(bytes);
+      expect((v.responseDeserialize as (b: Buffer) => object)(bytes)).toEqual(decoded);
+      expect((v.requestDeserialize as (b: Buffer) => object)(Buffer.alloc(0))).toEqual({});
+      const a = machine(fresh, 'ApplyConfiguration');
+      expect((a.requestSerialize as (a: object) => Buffer)(apply)).toEqual(req);
+      expect((a.requestDeserialize as (b: Buffer) => object)(req)).toEqual(decodedReq);
+      for (const spy of spies) expect(spy).not.toHaveBeenCalled();
+      // a method they do not cover still generates its own
+      (machine(fresh, 'Hostname').responseSerialize as (a: object) => Buffer)({
+        messages: [{ hostname: 'x' }],
+      });
+      expect(spies.some((spy) => spy.mock.calls.length > 0)).toBe(true);
+    } finally {
+      for (const spy of spies) spy.mockRestore();
+    }
   });
 });
