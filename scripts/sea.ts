@@ -20,7 +20,6 @@ import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { build, type Plugin } from 'esbuild';
 import protobuf from 'protobufjs';
-
 import { API_LOADER_OPTIONS, API_PROTO_FILES } from '../src/api/proto.js';
 import {
   definitionsFor,
