@@ -24,7 +24,7 @@ export interface CodecScope {
   readonly util: typeof protobuf.util;
 }
 
-export const CODEC_NAMES = ['encode', 'decode', 'verify', 'fromObject', 'toObject'] as const;
+const CODEC_NAMES = ['encode', 'decode', 'verify', 'fromObject', 'toObject'] as const;
 export type CodecName = (typeof CODEC_NAMES)[number];
 
 /** a prebuilt codec: its generated source, wrapped in a function of the scope it is finished with */
@@ -75,7 +75,6 @@ export function prebuiltCodecSources(
   const out: Record<string, Record<Exclude<CodecName, 'verify'>, string>> = {};
   const walk = (ns: protobuf.ReflectionObject) => {
     if (ns instanceof protobuf.Type && !protobuf.wrappers[ns.fullName]) {
-      for (const f of ns.fieldsArray) f.resolve();
       out[ns.fullName.slice(1)] = {
         encode: GENERATORS.encode(ns).toString(),
         decode: GENERATORS.decode(ns).toString(),
