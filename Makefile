@@ -4,13 +4,14 @@ SHELL := /bin/bash
 
 NODE_MODULES_STAMP := node_modules/.keel-installed
 
-.PHONY: help setup host test lint typecheck unit bench bench-boot format cosi-server container-node image run
+.PHONY: help setup host test lint typecheck unit bench bench-boot format cosi-server container-node image run start-trace
 
 help:
 	@echo "make run     build what is missing and boot a node from the ISO in QEMU [CONFIG=file|gen] [PORT=50000]"
 	@echo "make test    format/lint check, typecheck, the images and every test (QEMU boots included)"
 	@echo "make image   kernel, squashfs root, initramfs, UKI, ISO and raw disk image under _out/"
 	@echo "make bench   benchmarks, printing figures (bench-boot: the QEMU boot timeline and image sizes)"
+	@echo "make start-trace   record the order machined's start reads its executable in (root, perf): orders the read-ahead"
 	@echo "make format  rewrite sources in the house format"
 	@echo "make cosi-server [LISTEN=tcp://127.0.0.1:8100]   standalone cosi.resource.State server"
 	@echo "make container-node STATE=dir [ADDR=127.0.0.1:50000] [CONFIG=file]   machined as a process (container mode)"
@@ -92,11 +93,17 @@ $(SEA): $(NODE_MODULES_STAMP) $(TS_SOURCES) scripts/sea.ts $(wildcard scripts/se
 $(INIT) $(OUT)/init/floor $(PREFAULT) &: $(HOST_STAMP) src/init/stage1.c src/init/floor.c src/init/prefault.c scripts/init.sh
 	scripts/init.sh $(OUT)/init
 
-$(ROOTFS): $(SEA) $(PREFAULT) $(HOST_STAMP) images/rootfs.yaml images/os-release.in scripts/rootfs.ts $(wildcard scripts/rootfs/*.ts)
+$(ROOTFS): $(SEA) $(PREFAULT) $(HOST_STAMP) images/rootfs.yaml images/os-release.in scripts/rootfs.ts $(wildcard scripts/rootfs/*.ts) $(wildcard images/start-trace/*.trace)
 	node --import tsx scripts/rootfs.ts --sea $(OUT)/sea --prefault $(PREFAULT) --out $@ --version $(VERSION)
 
 $(INITRAMFS): $(INIT) $(ROOTFS) scripts/initramfs.sh
 	scripts/initramfs.sh $@ $(INIT) $(ROOTFS)=/rootfs.sqsh
+
+# start-trace: records the order in which machined's start touches its executable (root and perf needed),
+# for the read-ahead of images built with this node; commit the new images/start-trace/<build id>.trace
+start-trace: setup $(SEA)
+	scripts/host-packages.sh trace
+	node --import tsx scripts/start-trace.ts --sea $(OUT)/sea --out images/start-trace
 
 # the boot benchmark's floor: the same kernel with an init that powers off at once
 $(OUT)/floor.img: $(OUT)/init/floor scripts/initramfs.sh

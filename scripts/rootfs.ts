@@ -35,6 +35,7 @@ async function main(): Promise<void> {
     out: values.out,
     manifest: values.manifest,
     osRelease: repo('images/os-release.in'),
+    startTraces: repo('images/start-trace'),
     version,
     log: (l) => console.error(`rootfs: ${l}`),
   });

@@ -38,6 +38,8 @@ export interface BuildOptions {
   version: string;
   /** where .debs are cached; default debCacheDir() */
   cache?: string;
+  /** start traces of node builds (images/start-trace), which order the read-ahead; none: file order */
+  startTraces?: string;
   log?: (line: string) => void;
 }
 
@@ -89,10 +91,23 @@ export const FORBIDDEN = [
  *   zstd-15 1M:   40.39 MB, build 47 s, unsquashfs -cat 0.23 s, read 0.21 s, start 0.25 s
  *   zstd-19 128K: 39.81 MB, build 93 s, unsquashfs -cat 0.21 s, read 0.31 s, start 0.41 s
  *   zstd-19 1M:   36.37 MB, build 46 s, unsquashfs -cat 0.11 s, read 0.21 s, start 0.22 s
- * zstd-19 with 1M blocks is 9% smaller than the rest and no slower to read (zstd decodes at the same
- * speed whatever the level; fewer, larger blocks mean fewer decompressor calls).
+ * zstd-19 with 1M blocks is the smallest. The image uses 128K blocks all the same (the stripped SEA:
+ * 36.8 MB instead of 34.1 MB): the kernel decompresses a block whole for whoever touches it first, and
+ * under TCG machined's start waited on blocks the read-ahead child was decompressing in file order while
+ * it needed others. With 128K blocks the start's scattered pages (about 38 of node's 88 MB) cost less
+ * decompression, and a start trace can put them in the order the start needs them (read-ahead.ts):
+ * exec -> machined's first JavaScript 2.74 -> 2.25 s (medians of 8 interleaved boots in a slow period of
+ * the host, 7 shorter).
  */
-export const MKSQUASHFS_ARGS = ['-comp', 'zstd', '-Xcompression-level', '19', '-b', '1M'];
+export const SQUASHFS_BLOCK_SIZE = 128 * 1024;
+export const MKSQUASHFS_ARGS = [
+  '-comp',
+  'zstd',
+  '-Xcompression-level',
+  '19',
+  '-b',
+  String(SQUASHFS_BLOCK_SIZE),
+];
 
 export async function buildRootfs(o: BuildOptions): Promise<BuildResult> {
   const log = o.log ?? (() => {});
@@ -153,10 +168,18 @@ export async function buildRootfs(o: BuildOptions): Promise<BuildResult> {
       }
     }
     await writeData(root, '/etc/os-release', osRelease);
-    // koffi's addon first: machined loads it while its modules evaluate, long before the executable's
-    // last parts are needed, and it is two blocks of the squashfs PID 1 otherwise decompresses itself
-    // (under TCG: JS start -> API ready 1.50 -> 1.33 s, medians of 8 interleaved boots)
-    const plan = await readAheadPlanFor(sea, (await stat(sea)).size, [KOFFI_NODE_PATH]);
+    // koffi's addon where the trace puts it, or first: machined loads it while its modules evaluate, and
+    // it is blocks of the squashfs PID 1 otherwise decompresses itself (under TCG, before the traced
+    // order: JS start -> API ready 1.50 -> 1.33 s, medians of 8 interleaved boots)
+    const plan = await readAheadPlanFor(sea, (await stat(sea)).size, {
+      first: [KOFFI_NODE_PATH],
+      ...(o.startTraces ? { traces: { dir: o.startTraces, blockSize: SQUASHFS_BLOCK_SIZE } } : {}),
+    });
+    if (plan.trace) log(`read-ahead follows the start trace ${plan.trace}`);
+    else if (o.startTraces)
+      log(
+        `warning: no start trace for this node build in ${o.startTraces}: the read-ahead goes in file order (make start-trace records one)`,
+      );
     for (const c of plan.cold) log(`read-ahead leaves out ${c.name} (${(c.size / 2 ** 20).toFixed(1)} MiB)`);
     await writeData(root, READ_AHEAD_PLAN_PATH, plan.text);
     await writeData(

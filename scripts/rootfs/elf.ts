@@ -4,7 +4,7 @@
 import { type FileHandle, open } from 'node:fs/promises';
 
 /** exactReader reads `len` bytes at `pos` of an open ELF file, or fails naming the file as truncated. */
-const exactReader =
+export const exactReader =
   (fh: FileHandle, file: string) =>
   async (pos: number, len: number): Promise<Buffer> => {
     const buf = Buffer.alloc(len);

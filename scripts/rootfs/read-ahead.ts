@@ -6,9 +6,12 @@
 // of which the start reads a few items: reading all of it ahead only delays the blocks that matter.
 // Under TCG, leaving it out made exec -> machined's first line ~0.15 s shorter and the emulator's CPU
 // time ~1 s less. The items the start does read are read ahead on their own (ICU_ITEMS_READ_AT_START).
-import { open } from 'node:fs/promises';
+import { open, readFile } from 'node:fs/promises';
+import { join } from 'node:path';
 import { type ElfSymbol, findDynamicSymbols } from './elf.js';
+import { type LoadSegment, readElfLayout } from './elf-layout.js';
 import { type IcuItem, icuItems } from './icu-data.js';
+import { parseStartTrace, type StartTrace, TRACE_WINDOW } from './start-trace.js';
 
 export interface ByteRange {
   readonly offset: number;
@@ -16,7 +19,7 @@ export interface ByteRange {
 }
 
 /** the most entries stage 1 accepts (MAX_RANGES in stage1.c) */
-export const MAX_READ_AHEAD_RANGES = 16;
+export const MAX_READ_AHEAD_RANGES = 1024;
 
 /** ICU's common data, e.g. icudt78_dat: the executable's largest object, read sparsely */
 export const COLD_SYMBOL = /^icudt\d+_dat$/;
@@ -101,18 +104,114 @@ export function renderReadAheadPlan(entries: readonly ReadAheadEntry[], comment:
 
 export interface ReadAheadPlan {
   readonly text: string;
-  /** ICU's data, left out */
+  /** ICU's data, left out (a plan without a trace) */
   readonly cold: readonly ElfSymbol[];
   /** the parts of it read all the same: its table of contents and ICU_ITEMS_READ_AT_START */
   readonly warm: readonly IcuItem[];
+  /** the start trace the plan follows, when there is one for the executable's node */
+  readonly trace?: string;
+}
+
+export interface PlanOptions {
+  /** the other files to read whole, first (paths in the image), unless the trace places them */
+  readonly first?: readonly string[];
+  /** start traces, one per node build as `<build id>.trace` in `dir`, and the squashfs block size */
+  readonly traces?: { readonly dir: string; readonly blockSize: number };
 }
 
 /**
- * readAheadPlanFor plans the read-ahead of `exe` (the SEA): the files in `first`, whole (paths in the
- * image), then all of the executable but ICU's data, when it has any, and of that data its table of
- * contents and the items the start reads.
+ * readAheadPlanFor plans the read-ahead of `exe` (the SEA): with a start trace of its node, the blocks
+ * the start touches in the order it touches them (tracedPlan); without one, the files in `first` whole,
+ * then all of the executable but ICU's data, when it has any, and of that data its table of contents and
+ * the items the start reads.
  */
 export async function readAheadPlanFor(
+  exe: string,
+  size: number,
+  opts: PlanOptions = {},
+): Promise<ReadAheadPlan> {
+  const first = opts.first ?? [];
+  if (opts.traces !== undefined) {
+    const layout = await readElfLayout(exe);
+    const file = layout.buildId === undefined ? undefined : join(opts.traces.dir, `${layout.buildId}.trace`);
+    const text = file === undefined ? undefined : await readFile(file, 'utf8').catch(() => undefined);
+    if (file !== undefined && text !== undefined) {
+      const trace = parseStartTrace(text, file);
+      const entries = tracedPlan(trace, layout.loads, size, opts.traces.blockSize);
+      const placed = new Set(trace.entries.flatMap((e) => ('file' in e ? [e.file] : [])));
+      return {
+        text: renderReadAheadPlan(
+          [...first.filter((f) => !placed.has(f)).map((path) => ({ path })), ...entries],
+          [
+            `read ahead by stage 1, in this order: the blocks machined's start touches, as the start trace of node build ${trace.buildId} saw them`,
+            '(other files whole, /sbin/init by byte offset and length)',
+          ],
+        ),
+        cold: [],
+        warm: [],
+        trace: file,
+      };
+    }
+  }
+  return icuPlan(exe, size, first);
+}
+
+/**
+ * tracedPlan turns a start trace into read-ahead entries for an executable laid out as `loads` (`size`
+ * bytes): each window's bytes, widened to the `blockSize` blocks that hold them (the squashfs decompresses
+ * a block whole, whoever asks), each block once, in the trace's order; blocks next to each other in that
+ * order join into one range. Windows the executable has no bytes for are skipped; files stay entries.
+ */
+export function tracedPlan(
+  trace: StartTrace,
+  loads: readonly LoadSegment[],
+  size: number,
+  blockSize: number,
+): ReadAheadEntry[] {
+  const out: ReadAheadEntry[] = [];
+  const taken = new Set<number>();
+  let run: { first: number; end: number } | undefined;
+  const flush = () => {
+    if (run)
+      out.push({
+        offset: run.first * blockSize,
+        length: Math.min(run.end * blockSize, size) - run.first * blockSize,
+      });
+    run = undefined;
+  };
+  for (const e of trace.entries) {
+    if ('file' in e) {
+      flush();
+      out.push({ path: e.file });
+      continue;
+    }
+    for (const s of loads) {
+      const lo = Math.max(e.window, s.vaddr);
+      const hi = Math.min(e.window + TRACE_WINDOW, s.vaddr + s.filesz);
+      if (lo >= hi) continue;
+      const from = Math.floor((s.offset + lo - s.vaddr) / blockSize);
+      const to = Math.floor((s.offset + hi - s.vaddr - 1) / blockSize);
+      for (let b = from; b <= to; b++) {
+        if (taken.has(b) || b * blockSize >= size) continue;
+        taken.add(b);
+        if (run && run.end === b) run.end = b + 1;
+        else {
+          flush();
+          run = { first: b, end: b + 1 };
+        }
+      }
+    }
+  }
+  flush();
+  return out;
+}
+
+/**
+ * icuPlan plans without a trace: the files in `first`, whole (paths in the image), then all of the
+ * executable but ICU's data, when it has any, and of that data its table of contents and the items the
+ * start reads.
+ */
+export async function icuPlan(
   exe: string,
   size: number,
   first: readonly string[] = [],

@@ -57,7 +57,9 @@ struct open_how {
 #define PREFAULT "/usr/lib/keel/prefault.so"
 /* scripts/rootfs/read-ahead.ts writes it, MAX_READ_AHEAD_RANGES there matches MAX_RANGES here */
 #define READ_AHEAD_PLAN "/usr/lib/keel/init.read-ahead"
-#define MAX_RANGES 16
+#define MAX_RANGES 1024
+/* a traced plan is about 300 lines of ~20 bytes */
+#define MAX_PLAN_BYTES (32 << 10)
 
 static int logfd = -1;
 
@@ -251,11 +253,11 @@ static int load_plan(struct range *r) {
     logmsg(4, "ignoring " READ_AHEAD_PLAN ": %s", strerror(errno));
     return -1;
   }
-  static char text[4096];
+  static char text[MAX_PLAN_BYTES];
   ssize_t n = read(fd, text, sizeof text);
   close(fd);
   if (n < 0 || n == (ssize_t)sizeof text) {
-    logmsg(4, "ignoring " READ_AHEAD_PLAN ": %s", n < 0 ? strerror(errno) : "larger than 4 KiB");
+    logmsg(4, "ignoring " READ_AHEAD_PLAN ": %s", n < 0 ? strerror(errno) : "larger than 32 KiB");
     return -1;
   }
   text[n] = '\0';
@@ -289,13 +291,25 @@ static int load_plan(struct range *r) {
   return count;
 }
 
+/* read_range reads [off, off + len) of fd (up to the file's end) into the page cache, and drops it. */
+static void read_range(int fd, uint64_t off, uint64_t len) {
+  static char buf[1 << 20];
+  for (uint64_t at = off, left = len; left > 0;) {
+    ssize_t n = pread(fd, buf, left < sizeof buf ? (size_t)left : sizeof buf, (off_t)at);
+    if (n <= 0) return; /* the end of the file, or it cannot be read: the next entry, if any */
+    at += (uint64_t)n;
+    left -= (uint64_t)n;
+  }
+}
+
 /*
  * Node's start faults in pages of its 88 MB executable, and on a squashfs each fault that misses the page
  * cache decompresses a whole block on the faulting CPU. A child reads the file meanwhile, on another CPU
  * when there is one, so most of Node's faults find the page decompressed (under TCG: exec -> machined's
- * first line 2.5 -> 1.6 s). The root's plan names the parts worth reading (all but ICU's data, save the
- * few items of it the start reads) and other files to read first (koffi's addon, which machined loads
- * before its API listens); without a plan the whole file is read. Best effort: without it the boot is
+ * first line 2.5 -> 1.6 s). The root's plan names the parts worth reading and other files (koffi's addon,
+ * which machined loads before its API listens), in order: the squashfs blocks a traced start touched, in
+ * the order it touched them, or, without a trace of this node, all but ICU's data (save the few items of
+ * it the start reads); without a plan the whole file is read. Best effort: without it the boot is
  * only slower. The child holds nothing open but what it reads, and PID 1 (machined) reaps it.
  */
 static void read_init_ahead(void) {
@@ -327,17 +341,11 @@ static void read_init_ahead(void) {
     return;
   }
   for (int fd = 0; fd < 1024; fd++) close(fd);
-  static char buf[1 << 20];
   int init = open(INIT, O_RDONLY | O_CLOEXEC);
   for (int i = 0; i < ranges; i++) {
     int fd = plan[i].path ? open(plan[i].path, O_RDONLY | O_CLOEXEC) : init;
     if (fd < 0) continue; /* best effort: a file the plan names may be missing */
-    for (uint64_t at = plan[i].off, left = plan[i].len; left > 0;) {
-      ssize_t n = pread(fd, buf, left < sizeof buf ? (size_t)left : sizeof buf, (off_t)at);
-      if (n <= 0) break; /* the end of the file, or it cannot be read: the next entry, if any */
-      at += (uint64_t)n;
-      left -= (uint64_t)n;
-    }
+    read_range(fd, plan[i].off, plan[i].len);
     if (plan[i].path) close(fd);
   }
   _exit(0);

@@ -1,14 +1,16 @@
 // The read-ahead plan of machined's executable: the pure planning, and the ICU data found in the real
 // node this test runs on (the same executable the SEA is made from).
-import { open, stat, writeFile } from 'node:fs/promises';
+import { mkdtemp, open, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { findDynamicSymbols } from '../../scripts/rootfs/elf.js';
+import { readElfLayout } from '../../scripts/rootfs/elf-layout.js';
 import { icuItems } from '../../scripts/rootfs/icu-data.js';
 import {
   COLD_SYMBOL,
   ICU_ITEMS_READ_AT_START,
+  icuPlan,
   MAX_READ_AHEAD_RANGES,
   planReadAhead,
   readAheadPlanFor,
@@ -92,7 +94,7 @@ describe('renderReadAheadPlan', () => {
 
   it('refuses what stage 1 would reject', () => {
     const many = Array.from({ length: MAX_READ_AHEAD_RANGES + 1 }, (_, i) => ({ offset: i * 2, length: 1 }));
-    expect(() => renderReadAheadPlan(many, [])).toThrow(/17 entries, stage 1 takes at most 16/);
+    expect(() => renderReadAheadPlan(many, [])).toThrow(/1025 entries, stage 1 takes at most 1024/);
     expect(() => renderReadAheadPlan([{ offset: 0, length: 0 }], [])).toThrow(/invalid range 0 \+0/);
     expect(() => renderReadAheadPlan([{ offset: -1, length: 4 }], [])).toThrow(/invalid range -1 \+4/);
   });
@@ -117,7 +119,7 @@ describe("node's ICU data", () => {
 
   it('is left out of the plan for node but for its table and the items the start reads', async () => {
     const { size } = await stat(process.execPath);
-    const { text, cold, warm } = await readAheadPlanFor(process.execPath, size, ['/usr/lib/keel/koffi.node']);
+    const { text, cold, warm } = await icuPlan(process.execPath, size, ['/usr/lib/keel/koffi.node']);
     const lines = text.split('\n').filter((l) => l && !l.startsWith('#'));
     // the other files first, whole
     expect(lines[0]).toBe('/usr/lib/keel/koffi.node');
@@ -167,5 +169,76 @@ describe("node's ICU data", () => {
     const notElf = join(tmpdir(), `keel-not-elf-${process.pid}`);
     await writeFile(notElf, 'x'.repeat(128));
     await expect(findDynamicSymbols(notElf, COLD_SYMBOL)).rejects.toThrow(`${notElf}: not an ELF file`);
+  });
+});
+
+describe('readAheadPlanFor', () => {
+  const layoutOf = () => readElfLayout(process.execPath);
+
+  it("follows the start trace of the executable's node build when there is one", async () => {
+    const { size } = await stat(process.execPath);
+    const { buildId, loads } = await layoutOf();
+    const text = loads[2]!; // node's .text segment
+    const dir = await mkdtemp(join(tmpdir(), 'keel-traces-'));
+    try {
+      const window = text.vaddr - (text.vaddr % 65536) + 65536;
+      await writeFile(
+        join(dir, `${buildId}.trace`),
+        `build-id ${buildId}\nwindow 0x${window.toString(16)}\nfile /usr/lib/keel/koffi.node\nwindow 0x${(window - 65536).toString(16)}\n`,
+      );
+      const plan = await readAheadPlanFor(process.execPath, size, {
+        first: ['/usr/lib/keel/koffi.node', '/usr/lib/other.so'],
+        traces: { dir, blockSize: 131072 },
+      });
+      expect(plan.trace).toBe(join(dir, `${buildId}.trace`));
+      const lines = plan.text.split('\n').filter((l) => l && !l.startsWith('#'));
+      // a first file the trace does not place leads; koffi stays where the trace saw it
+      const at = text.offset + (window - text.vaddr);
+      const block = (o: number) => Math.floor(o / 131072) * 131072;
+      expect(lines).toEqual([
+        '/usr/lib/other.so',
+        `${block(at)} ${block(at + 65535) + 131072 - block(at)}`,
+        '/usr/lib/keel/koffi.node',
+        ...(block(at - 65536) < block(at) ? [`${block(at - 65536)} 131072`] : []),
+      ]);
+    } finally {
+      await rm(dir, { recursive: true });
+    }
+  });
+
+  it('plans in file order without a trace of this build, or without trace directory', async () => {
+    const { size } = await stat(process.execPath);
+    const dir = await mkdtemp(join(tmpdir(), 'keel-traces-'));
+    try {
+      await writeFile(join(dir, '00.trace'), 'build-id 00\nwindow 0x0\n');
+      const icu = await icuPlan(process.execPath, size, ['/usr/lib/keel/koffi.node']);
+      const withDir = await readAheadPlanFor(process.execPath, size, {
+        first: ['/usr/lib/keel/koffi.node'],
+        traces: { dir, blockSize: 131072 },
+      });
+      expect(withDir.trace).toBeUndefined();
+      expect(withDir.text).toBe(icu.text);
+      expect(
+        (await readAheadPlanFor(process.execPath, size, { first: ['/usr/lib/keel/koffi.node'] })).text,
+      ).toBe(icu.text);
+    } finally {
+      await rm(dir, { recursive: true });
+    }
+  });
+
+  it('refuses a broken trace of this build, naming the file and line', async () => {
+    const { size } = await stat(process.execPath);
+    const { buildId } = await layoutOf();
+    const dir = await mkdtemp(join(tmpdir(), 'keel-traces-'));
+    try {
+      await writeFile(join(dir, `${buildId}.trace`), `build-id ${buildId}\nwindow 0x1234\n`);
+      await expect(
+        readAheadPlanFor(process.execPath, size, { traces: { dir, blockSize: 131072 } }),
+      ).rejects.toThrow(
+        `${join(dir, `${buildId}.trace`)}:2: window 0x1234 is not a hex address aligned to 65536 bytes`,
+      );
+    } finally {
+      await rm(dir, { recursive: true });
+    }
   });
 });

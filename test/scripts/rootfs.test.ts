@@ -8,7 +8,7 @@ import { join, posix } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildRootfs, FORBIDDEN } from '../../scripts/rootfs/build.js';
+import { buildRootfs, FORBIDDEN, SQUASHFS_BLOCK_SIZE } from '../../scripts/rootfs/build.js';
 import { RootfsError } from '../../scripts/rootfs/errors.js';
 import { readAheadPlanFor } from '../../scripts/rootfs/read-ahead.js';
 import { checkClosure, lookupDir } from '../../scripts/rootfs/tree.js';
@@ -116,10 +116,16 @@ describe('scripts/rootfs.ts with the real manifest', () => {
     expect(listing.get('/usr/sbin/init')).toBe('-rwxr-xr-x');
     expect(listing.get('/usr/lib/keel/koffi.node')).toBe('-rw-r--r--');
     expect(listing.get('/usr/lib/keel/prefault.so')).toBe('-rw-r--r--');
-    // the stand-in's own plan: everything but ICU's data (test/scripts/rootfs-read-ahead.test.ts)
+    // the stand-in's own plan: its start trace's order when images/start-trace has one for this node,
+    // else everything but ICU's data (test/scripts/rootfs-read-ahead.test.ts)
     const { size } = await stat(process.execPath);
     expect(await readFile(join(unpacked, 'usr/lib/keel/init.read-ahead'), 'utf8')).toBe(
-      (await readAheadPlanFor(process.execPath, size, ['/usr/lib/keel/koffi.node'])).text,
+      (
+        await readAheadPlanFor(process.execPath, size, {
+          first: ['/usr/lib/keel/koffi.node'],
+          traces: { dir: repo('images/start-trace'), blockSize: SQUASHFS_BLOCK_SIZE },
+        })
+      ).text,
     );
     for (const d of ['/dev', '/proc', '/sys', '/run', '/system', '/tmp', '/var', '/etc']) {
       expect(listing.get(d), d).toBe('drwxr-xr-x');

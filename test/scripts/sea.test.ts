@@ -11,6 +11,9 @@ import { promisify } from 'node:util';
 import { Script } from 'node:vm';
 import { type Client, credentials } from '@grpc/grpc-js';
 import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
+import { readElfLayout } from '../../scripts/rootfs/elf-layout.js';
+import { tracedPlan } from '../../scripts/rootfs/read-ahead.js';
+import { parseStartTrace } from '../../scripts/rootfs/start-trace.js';
 import { readKmsg } from '../../src/sys/kmsg.js';
 import { callUnary, serviceClient } from '../api/fixtures.js';
 import { requireRoot } from '../integration/machined/pid1.js';
@@ -240,4 +243,40 @@ describe('the single executable', () => {
     expect(hostMounts).not.toContain('keel-sea-test');
     expect(hostMounts.split('\n').some((l) => l.split(' ')[4] === '/system')).toBe(false);
   }, 120_000);
+
+  it('records the start trace of its node: windows of the executable in first-touch order, and koffi', async () => {
+    const traces = mkdtempSync(join(tmpdir(), 'keel-start-trace-'));
+    dirs.push(traces);
+    const hadSystem = existsSync('/system');
+    const { stdout } = await run(
+      process.execPath,
+      ['--import', 'tsx', join(REPO, 'scripts/start-trace.ts'), '--sea', out, '--out', traces],
+      { cwd: REPO, env: seaEnv({}) },
+    );
+    expect(existsSync('/system')).toBe(hadSystem); // machined's directory went with its namespace
+    const layout = await readElfLayout(exe);
+    const file = join(traces, `${layout.buildId}.trace`);
+    expect(stdout).toContain(`${file}: `);
+    const trace = parseStartTrace(readFileSync(file, 'utf8'), file);
+    expect(trace.buildId).toBe((await readElfLayout(process.execPath)).buildId);
+    const windows = trace.entries.flatMap((e) => ('window' in e ? [e.window] : []));
+    // the start touches megabytes of node, among them its code, and the blob the SEA carries
+    expect(windows.length).toBeGreaterThan(100);
+    const [, , text] = layout.loads;
+    expect(windows.some((w) => w >= text!.vaddr && w < text!.vaddr + text!.filesz)).toBe(true);
+    const blob = layout.loads.at(-1)!;
+    expect(windows.some((w) => w >= blob.vaddr - (blob.vaddr % 65536) && w < blob.vaddr + blob.filesz)).toBe(
+      true,
+    );
+    expect(trace.entries).toContainEqual({ file: '/usr/lib/keel/koffi.node' });
+    // and the plan made from it reads each block once
+    const plan = tracedPlan(trace, layout.loads, statSync(exe).size, 128 * 1024);
+    const blocks = plan.flatMap((e) => ('offset' in e ? [[e.offset, e.length] as const] : []));
+    const seen = new Set<number>();
+    for (const [offset, length] of blocks)
+      for (let b = offset; b < offset + length; b += 128 * 1024) {
+        expect(seen.has(b)).toBe(false);
+        seen.add(b);
+      }
+  }, 60_000);
 });
