@@ -14,6 +14,7 @@ import { fileURLToPath } from 'node:url';
 import { parseArgs, promisify } from 'node:util';
 import { credentials, makeGenericClientConstructor } from '@grpc/grpc-js';
 import { KOFFI_NODE_PATH } from './lib/image-layout.js';
+import { pid1Command } from './lib/pid1-namespace.js';
 import { readElfLayout } from './rootfs/elf-layout.js';
 import { renderStartTrace, traceFromPerfScript } from './rootfs/start-trace.js';
 
@@ -100,17 +101,7 @@ async function main(): Promise<void> {
         '-o',
         data,
         '--',
-        'unshare',
-        '--pid',
-        '--fork',
-        '--mount',
-        '--mount-proc',
-        '--kill-child=SIGKILL',
-        'sh',
-        '-c',
-        // an empty cgroup hierarchy of its own: the system tree machined creates goes with the namespace
-        'mount -t tmpfs -o mode=755 keel-start-trace /sys/fs/cgroup && : > /sys/fs/cgroup/cgroup.controllers && exec "$0"',
-        sea,
+        ...pid1Command(sea, 'keel-start-trace'),
       ],
       {
         env: {

@@ -3,7 +3,7 @@
 // saw into file offsets of another copy of the same program (a stripped one, or a single executable
 // with a blob added), whose segments keep their addresses but not always their offsets.
 import { open } from 'node:fs/promises';
-import { exactReader } from './elf.js';
+import { elfHeader, exactReader } from './elf.js';
 
 export interface LoadSegment {
   readonly vaddr: number;
@@ -27,9 +27,7 @@ export async function readElfLayout(file: string): Promise<ElfLayout> {
   const fh = await open(file, 'r');
   try {
     const at = exactReader(fh, file);
-    const eh = await at(0, 64);
-    if (eh.readUInt32BE(0) !== 0x7f454c46) throw new Error(`${file}: not an ELF file`);
-    if (eh[4] !== 2 || eh[5] !== 1) throw new Error(`${file}: only 64-bit little-endian ELF is supported`);
+    const eh = await elfHeader(at, file);
     const phoff = Number(eh.readBigUInt64LE(0x20));
     const phentsize = eh.readUInt16LE(0x36);
     const phnum = eh.readUInt16LE(0x38);

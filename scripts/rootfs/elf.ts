@@ -89,6 +89,14 @@ export async function readElfDeps(file: string): Promise<ElfDeps | null> {
   }
 }
 
+/** elfHeader reads the 64-byte file header, refusing anything but a 64-bit little-endian ELF file. */
+export async function elfHeader(at: ReturnType<typeof exactReader>, file: string): Promise<Buffer> {
+  const eh = await at(0, 64);
+  if (eh.readUInt32BE(0) !== 0x7f454c46) throw new Error(`${file}: not an ELF file`);
+  if (eh[4] !== 2 || eh[5] !== 1) throw new Error(`${file}: only 64-bit little-endian ELF is supported`);
+  return eh;
+}
+
 function cstr(buf: Buffer, start: number): string {
   const end = buf.indexOf(0, start);
   return buf.toString('latin1', start, end < 0 ? buf.length : end);
@@ -114,9 +122,7 @@ export async function findDynamicSymbols(file: string, match: RegExp): Promise<E
   const fh = await open(file, 'r');
   try {
     const at = exactReader(fh, file);
-    const eh = await at(0, 64);
-    if (eh.readUInt32BE(0) !== 0x7f454c46) throw new Error(`${file}: not an ELF file`);
-    if (eh[4] !== 2 || eh[5] !== 1) throw new Error(`${file}: only 64-bit little-endian ELF is supported`);
+    const eh = await elfHeader(at, file);
     const shoff = Number(eh.readBigUInt64LE(0x28));
     const shentsize = eh.readUInt16LE(0x3a);
     const shnum = eh.readUInt16LE(0x3c);

@@ -11,6 +11,7 @@ import { promisify } from 'node:util';
 import { Script } from 'node:vm';
 import { type Client, credentials } from '@grpc/grpc-js';
 import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
+import { pid1Command } from '../../scripts/lib/pid1-namespace.js';
 import { readElfLayout } from '../../scripts/rootfs/elf-layout.js';
 import { tracedPlan } from '../../scripts/rootfs/read-ahead.js';
 import { parseStartTrace } from '../../scripts/rootfs/start-trace.js';
@@ -159,26 +160,12 @@ describe('the single executable', () => {
     // machined makes /system on the root it sees; inside the mount namespace that is the host's directory
     const hadSystem = existsSync('/system');
     const lastSeq = readKmsg().at(-1)?.seq ?? -1n; // the ring reads oldest first
-    // the host's cgroup hierarchy is shared with the namespace: machined gets an empty private tmpfs
-    // there instead, so the system cgroup tree it creates disappears with the namespace
-    const child = spawn(
-      'unshare',
-      [
-        '--pid',
-        '--fork',
-        '--mount',
-        '--mount-proc',
-        '--kill-child=SIGKILL',
-        'sh',
-        '-c',
-        'mount -t tmpfs -o mode=755 keel-sea-test /sys/fs/cgroup && : > /sys/fs/cgroup/cgroup.controllers && exec "$0"',
-        exe,
-      ],
-      {
-        env: seaEnv({ KEEL_KOFFI_NODE: koffi, KEEL_API_ADDRESS: address }),
-        stdio: ['ignore', 'pipe', 'pipe'],
-      },
-    );
+    // the namespace gets an empty cgroup hierarchy of its own (pid1Command)
+    const [command, ...args] = pid1Command(exe, 'keel-sea-test');
+    const child = spawn(command!, args, {
+      env: seaEnv({ KEEL_KOFFI_NODE: koffi, KEEL_API_ADDRESS: address }),
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     const lines: string[] = [];
     let buffered = '';
     const onData = (chunk: Buffer) => {
