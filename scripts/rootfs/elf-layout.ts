@@ -66,12 +66,6 @@ function gnuBuildId(notes: Buffer): string | undefined {
   return undefined;
 }
 
-/** fileOffsetOf maps a virtual address to the file offset holding its byte, if a segment has one. */
-export function fileOffsetOf(loads: readonly LoadSegment[], vaddr: number): number | undefined {
-  const s = loads.find((l) => vaddr >= l.vaddr && vaddr < l.vaddr + l.filesz);
-  return s === undefined ? undefined : s.offset + (vaddr - s.vaddr);
-}
-
 /** vaddrOf maps a file offset back to the virtual address its byte is loaded at, if a segment loads it. */
 export function vaddrOf(loads: readonly LoadSegment[], offset: number): number | undefined {
   const s = loads.find((l) => offset >= l.offset && offset < l.offset + l.filesz);

@@ -2,10 +2,12 @@
 // the page cache while Node starts (src/init/stage1.c reads it from READ_AHEAD_PLAN_PATH).
 //
 // On the squashfs every block is decompressed whole by whoever touches it first, and the child races
-// PID 1 for the blocks Node needs next. A third of node's executable is ICU's data (icudt*_dat, 32 MiB),
-// of which the start reads a few items: reading all of it ahead only delays the blocks that matter.
-// Under TCG, leaving it out made exec -> machined's first line ~0.15 s shorter and the emulator's CPU
-// time ~1 s less. The items the start does read are read ahead on their own (ICU_ITEMS_READ_AT_START).
+// PID 1 for the blocks Node needs next. With a start trace of the SEA's node build (start-trace.ts) the
+// plan is the blocks the start touches, in the order it touches them. Without one it is the file in
+// order, but for ICU's data (icudt*_dat, 32 MiB, a third of node's executable), of which the start reads
+// a few items: reading all of it ahead only delayed the blocks that matter (under TCG, exec -> machined's
+// first line ~0.15 s shorter and the emulator's CPU time ~1 s less without it). The items the start does
+// read are read ahead on their own (ICU_ITEMS_READ_AT_START).
 import { open, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { type ElfSymbol, findDynamicSymbols } from './elf.js';
@@ -134,7 +136,14 @@ export async function readAheadPlanFor(
   if (opts.traces !== undefined) {
     const layout = await readElfLayout(exe);
     const file = layout.buildId === undefined ? undefined : join(opts.traces.dir, `${layout.buildId}.trace`);
-    const text = file === undefined ? undefined : await readFile(file, 'utf8').catch(() => undefined);
+    // no trace of this node build is the usual case for another node; an unreadable one is an error
+    const text =
+      file === undefined
+        ? undefined
+        : await readFile(file, 'utf8').catch((e: NodeJS.ErrnoException) => {
+            if (e.code === 'ENOENT') return undefined;
+            throw e;
+          });
     if (file !== undefined && text !== undefined) {
       const trace = parseStartTrace(text, file);
       const entries = tracedPlan(trace, layout.loads, size, opts.traces.blockSize);
