@@ -7,12 +7,12 @@
 import { type ChildProcess, execFile, spawn } from 'node:child_process';
 import { existsSync, readFileSync, realpathSync, rmdirSync } from 'node:fs';
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs, promisify } from 'node:util';
 import { credentials, makeGenericClientConstructor } from '@grpc/grpc-js';
+import { freePort } from './lib/free-port.js';
 import { KOFFI_NODE_PATH } from './lib/image-layout.js';
 import { pid1Command } from './lib/pid1-namespace.js';
 import { readElfLayout } from './rootfs/elf-layout.js';
@@ -23,17 +23,6 @@ const exec = promisify(execFile);
 /** what stage 1 (src/init/stage1.c) starts machined with; the start must be the one a node makes */
 const NODE_OPTIONS = '--v8-pool-size=1 --use-openssl-ca';
 const LISTEN_TIMEOUT_MS = 60_000;
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const s = createServer();
-    s.once('error', reject);
-    s.listen(0, '127.0.0.1', () => {
-      const a = s.address();
-      s.close(() => (a && typeof a === 'object' ? resolve(a.port) : reject(new Error('no port'))));
-    });
-  });
-}
 
 /** version asks the maintenance API for Version (an empty request; the reply is not decoded). */
 function version(address: string): Promise<void> {

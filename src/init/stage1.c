@@ -298,8 +298,8 @@ static int load_plan(struct range *r) {
 /*
  * read_range brings [off, off + len) of fd (up to the file's end) into the page cache. It maps the range
  * and populates the mapping (MADV_POPULATE_READ: the fault path reads it, synchronously, and nothing is
- * copied to user space: under TCG the copies of read(2) into a buffer were a tenth of the kernel's time
- * while Node started); readahead(2) would not do: it reads at most the device's read-ahead window per
+ * copied to user space: under TCG the copies of read(2) into a buffer were a twentieth of the kernel's
+ * time while Node started); readahead(2) would not do: it reads at most the device's read-ahead window per
  * call and returns 0 when it reads nothing at all. Where populating is refused (before Linux 5.14), the
  * bytes are read and dropped.
  */

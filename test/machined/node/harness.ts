@@ -2,7 +2,6 @@
 // its stdout read line by line so tests wait on what it prints, and killed whatever happens.
 import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
@@ -11,17 +10,7 @@ import { fileURLToPath } from 'node:url';
 const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
 const ENTRY = join(ROOT, 'src/machined/container-entry.ts');
 
-/** freePort asks the kernel for a loopback port nobody uses right now. */
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const s = createServer();
-    s.once('error', reject);
-    s.listen(0, '127.0.0.1', () => {
-      const { port } = s.address() as { port: number };
-      s.close(() => resolve(port));
-    });
-  });
-}
+export { freePort } from '../../../scripts/lib/free-port.js';
 
 export interface NodeProcess {
   readonly child: ChildProcess;
