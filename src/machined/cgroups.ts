@@ -4,6 +4,9 @@ import { join } from 'node:path';
 
 const MiB = 1024 * 1024;
 
+/** where a node's cgroup2 hierarchy is mounted (machined's early mounts) */
+export const SYSTEM_CGROUP_BASE = '/sys/fs/cgroup';
+
 export interface CgroupNode {
   path: string;
   /** memory.min: memory the kernel protects from reclaim */
@@ -78,6 +81,17 @@ export function createCgroupTree(base: string, tree: readonly CgroupNode[] = SYS
     }
   }
   return skipped;
+}
+
+/**
+ * setUpSystemCgroups makes the system tree below `base` (a node's /sys/fs/cgroup) and moves `pid`
+ * (machined) into its own reservation, init/: everything machined starts goes to system/ or podruntime/
+ * instead. The settings that could not be applied are logged in one line.
+ */
+export function setUpSystemCgroups(base: string, pid: number, log: (line: string) => void): void {
+  const skipped = createCgroupTree(base);
+  if (skipped.length) log(`cgroups: controllers unavailable for ${skipped.join(', ')}`);
+  moveToCgroup(join(base, 'init'), pid);
 }
 
 /** moveToCgroup moves a process (all its threads) into the cgroup directory `dir`. */

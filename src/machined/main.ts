@@ -1,7 +1,6 @@
 // machined: PID 1 duties wired together — signals, reaper, emergency path, early mounts, COSI state and
 // runtime, and the MachineStatus resource. startMachined is the testable core; entry.ts only calls it.
 import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { BOOT_ID_ID, BootID } from '../../resources/runtime/boot-id.js';
 import { registerRuntimeResources } from '../../resources/runtime/index.js';
 import {
@@ -19,7 +18,6 @@ import { wrapCore } from '../cosi/state/wrap.js';
 import { setName } from '../sys/prctl.js';
 import { reboot } from '../sys/reboot.js';
 import { readBootId } from './boot-id.js';
-import { createCgroupTree, moveToCgroup } from './cgroups.js';
 import { installEmergencyHandlers } from './emergency.js';
 import { applyEnvironment } from './env.js';
 import { mountEarly } from './mounts.js';
@@ -38,8 +36,6 @@ export interface MachinedOptions {
   pid1: boolean;
   /** prefix of the early mounts; '/' on a node */
   root?: string;
-  /** create the system cgroup tree (default: with pid1) */
-  cgroups?: boolean;
   log?: (line: string) => void;
   /** SIGTERM → SIGKILL grace of the power-down */
   killGraceMs?: number;
@@ -134,13 +130,6 @@ export async function startMachined(opts: MachinedOptions): Promise<Machined> {
       if (r.set.hard !== r.wanted.hard)
         log(`rlimit ${r.resource}: hard limit stays ${r.set.hard} (no CAP_SYS_RESOURCE)`);
     applyEnvironment(readFileSync('/proc/cmdline', 'utf8'));
-    if (opts.cgroups ?? true) {
-      const cgroupRoot = join(root, 'sys/fs/cgroup');
-      const skipped = createCgroupTree(cgroupRoot);
-      if (skipped.length) log(`cgroups: controllers unavailable for ${skipped.join(', ')}`);
-      // machined's own reservation; everything it starts goes to system/ or podruntime/ instead
-      moveToCgroup(join(cgroupRoot, 'init'), process.pid);
-    }
   }
 
   const state = wrapCore(newInmemState({ historyMaxCapacity: 1024 }));

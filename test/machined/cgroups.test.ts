@@ -2,7 +2,13 @@
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmdirSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { describe, expect, it, onTestFinished } from 'vitest';
-import { cpuWeight, createCgroupTree, moveToCgroup, SYSTEM_CGROUPS } from '../../src/machined/cgroups.js';
+import {
+  cpuWeight,
+  createCgroupTree,
+  moveToCgroup,
+  SYSTEM_CGROUPS,
+  setUpSystemCgroups,
+} from '../../src/machined/cgroups.js';
 import { spawnProcess } from '../../src/machined/spawn.js';
 import { readMountInfo } from '../../src/sys/mountinfo.js';
 
@@ -49,6 +55,32 @@ describe('system cgroups', () => {
       moveToCgroup(join(base, 'init'), p.pid);
       expect(readFileSync(`/proc/${p.pid}/cgroup`, 'utf8')).toContain(
         `0::/${relative(v2.mountPoint, base)}/init\n`,
+      );
+    } finally {
+      p.child.kill('SIGKILL');
+      await p.exited;
+    }
+  });
+
+  it('sets up the system tree and moves machined into init/, logging what it could not apply', async () => {
+    const v2 = readMountInfo().find((m) => m.fstype === 'cgroup2');
+    if (!v2) throw new Error('needs a mounted cgroup2 hierarchy');
+    const base = join(v2.mountPoint, `keel-test-setup-${process.pid}`);
+    onTestFinished(() => removeTree(base));
+    removeTree(base);
+    mkdirSync(base);
+    const p = await spawnProcess('/bin/sleep', ['30']);
+    try {
+      const log: string[] = [];
+      setUpSystemCgroups(base, p.pid, (l) => log.push(l));
+      for (const node of SYSTEM_CGROUPS) expect(existsSync(join(base, node.path, 'cgroup.procs'))).toBe(true);
+      expect(readFileSync(`/proc/${p.pid}/cgroup`, 'utf8')).toContain(
+        `0::/${relative(v2.mountPoint, base)}/init\n`,
+      );
+      // one line naming every setting left out, or none when the hierarchy offers cpu and memory here
+      const skipped = createCgroupTree(base);
+      expect(log).toEqual(
+        skipped.length ? [`cgroups: controllers unavailable for ${skipped.join(', ')}`] : [],
       );
     } finally {
       p.child.kill('SIGKILL');

@@ -3,7 +3,6 @@
 // times from dmesg.
 import { keelVersion } from '../../api/version.js';
 import { openKmsgWriter } from '../../sys/kmsg.js';
-import { trimStartupMemory } from '../memory-trim.js';
 import { applyConfigHint, nodeAddresses } from './console-hint.js';
 import { type ApiListening, type Node, startNode } from './start-node.js';
 
@@ -14,6 +13,15 @@ export const PID1_API_ADDRESS = '0.0.0.0:50000';
 /** how long after an API starts listening PID 1 counts as idle and drops its start-up pages */
 export const TRIM_AFTER_MS = 10_000;
 
+interface Trimmed {
+  readonly residentBefore: number;
+  readonly residentAfter: number;
+}
+
+// loaded when first used: its node:v8 costs ~0.05 s under TCG, and nothing needs it before the API answers
+const trimStartupMemory = async (): Promise<Trimmed> =>
+  (await import('../memory-trim.js')).trimStartupMemory();
+
 export interface Pid1Options {
   /** `host:port` of the API; default 0.0.0.0:50000 */
   readonly apiAddress?: string;
@@ -22,7 +30,7 @@ export interface Pid1Options {
   /** a kernel log record; default /dev/kmsg, failures ignored */
   readonly kmsg?: (message: string) => void;
   /** drops start-up pages once idle; default trimStartupMemory */
-  readonly trim?: () => { residentBefore: number; residentAfter: number };
+  readonly trim?: () => Trimmed | Promise<Trimmed>;
 }
 
 const stdoutConsole = (line: string) => {
@@ -52,9 +60,9 @@ export function runPid1(opts: Pid1Options = {}): Promise<Node> {
   const trim = opts.trim ?? trimStartupMemory;
   // each stage's start (maintenance, then normal mode) touches code it will not run again for a long time
   const trimWhenIdle = () => {
-    setTimeout(() => {
+    setTimeout(async () => {
       try {
-        const r = trim();
+        const r = await trim();
         const mib = (n: number) => (n / 1024 / 1024).toFixed(1);
         out(
           `[keel] start-up pages returned: resident ${mib(r.residentBefore)} → ${mib(r.residentAfter)} MiB`,

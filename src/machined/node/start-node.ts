@@ -15,6 +15,7 @@ import type { VersionInfo } from '../../api/version.js';
 import type { Config } from '../../config/index.js';
 import { nextTurn } from '../../cosi/controller/index.js';
 import { registerNamespace } from '../../cosi/resource/meta/index.js';
+import { SYSTEM_CGROUP_BASE, setUpSystemCgroups } from '../cgroups.js';
 import { EventBus, newXidSource } from '../events/index.js';
 import { KERNEL_LOG, LoggingManager, MACHINED_LOG, machinedLogger } from '../logging/index.js';
 import { MACHINED_OWNER, type Machined, startMachined } from '../main.js';
@@ -69,7 +70,7 @@ export async function startNode(opts: NodeOptions): Promise<Node> {
   let address = opts.apiAddress ?? (container ? '127.0.0.1:50000' : '0.0.0.0:50000');
   const logs = new LoggingManager();
   const mlog = machinedLogger(logs.serviceLog(MACHINED_LOG), { mirror: out, prefix: '[machined]' });
-  const machined = await startMachined({ pid1: !container, cgroups: !container, log: mlog.line });
+  const machined = await startMachined({ pid1: !container, log: mlog.line });
   const { state, runtime } = machined;
 
   // container mode shares the host kernel's boot id; a fresh one per run lets a reboot be told apart
@@ -190,7 +191,16 @@ export async function startNode(opts: NodeOptions): Promise<Node> {
     let initialized: Promise<unknown> | undefined;
     const initialize = () => {
       if (!initialized) {
-        initialized = sequencer.run('initialize');
+        initialized = (async () => {
+          // The system cgroup tree is first needed by the services this sequence starts. Made here, in a
+          // turn of its own, its ~40 cgroupfs calls (0.15 s under TCG) no longer come before the
+          // maintenance API's first answer.
+          if (!container) {
+            await nextTurn();
+            setUpSystemCgroups(SYSTEM_CGROUP_BASE, process.pid, mlog.line);
+          }
+          return sequencer.run('initialize');
+        })();
         initialized.catch(() => {}); // awaited below; this only keeps an early failure from being unhandled
       }
       return initialized;
