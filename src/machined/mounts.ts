@@ -3,6 +3,7 @@ import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { MS, mount } from '../sys/mount.js';
 import { readMountInfo } from '../sys/mountinfo.js';
+import { SYSTEM_CGROUP_BASE } from './cgroups.js';
 
 export interface EarlyMount {
   target: string;
@@ -24,7 +25,7 @@ export const EARLY_MOUNTS: readonly EarlyMount[] = [
   { target: '/system', fstype: 'tmpfs', source: 'tmpfs', flags: 0, data: 'mode=0755' },
   { target: '/tmp', fstype: 'tmpfs', source: 'tmpfs', flags: 0, data: 'size=64M' },
   {
-    target: '/sys/fs/cgroup',
+    target: SYSTEM_CGROUP_BASE,
     fstype: 'cgroup2',
     source: 'cgroup',
     flags: MS.NOSUID | MS.NODEV | MS.NOEXEC | MS.RELATIME,

@@ -2,6 +2,7 @@
 import { mkdir, readFile, rmdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { setTimeout as delay } from 'node:timers/promises';
+import { SYSTEM_CGROUP_BASE } from '../cgroups.js';
 import { ServiceError } from './errors.js';
 
 /**
@@ -21,7 +22,7 @@ export interface CgroupPlacer {
 }
 
 /** cgroup2Placer writes to a mounted cgroup v2 hierarchy (normally /sys/fs/cgroup). */
-export function cgroup2Placer(root = '/sys/fs/cgroup'): CgroupPlacer {
+export function cgroup2Placer(root = SYSTEM_CGROUP_BASE): CgroupPlacer {
   const dir = (path: string): string => {
     const parts = path.split('/').filter((p) => p !== '' && p !== '.');
     if (parts.length === 0 || parts.includes('..'))
