@@ -42,8 +42,8 @@ export interface Vm {
   waitForLine(re: RegExp, opts?: { readonly timeoutMs?: number; readonly from?: number }): Promise<string>;
   /** type writes to the serial console, as a user at the console would */
   type(text: string): void;
-  /** monitor sends one human-monitor command (e.g. `sendkey alt-sysrq-i`) */
-  monitor(command: string): Promise<void>;
+  /** monitor runs one human-monitor command (e.g. `sendkey alt-sysrq-i`, `info jit`) and returns its reply */
+  monitor(command: string): Promise<string>;
   /** resolves when QEMU has exited */
   readonly ended: Promise<Ended>;
   kill(): void;
@@ -167,17 +167,32 @@ export function startVm(opts: VmOptions): Vm {
       check();
     });
 
-  const monitor = (command: string) =>
-    new Promise<void>((resolve, reject) => {
+  // The monitor greets with a prompt; the command goes after it, and its reply ends at the next one.
+  const monitor = (command: string, timeoutMs = 30_000) =>
+    new Promise<string>((resolve, reject) => {
       const sock = createConnection(monitorPath);
-      sock.once('error', reject);
-      sock.once('connect', () => {
-        sock.write(`${command}\n`);
-        // the monitor echoes a prompt; give it a moment to take the command before hanging up
-        setTimeout(() => {
-          sock.end();
-          resolve();
-        }, 300);
+      let received = '';
+      let sent = false;
+      const timer = setTimeout(() => {
+        sock.destroy();
+        reject(new Error(`QEMU monitor: no reply to "${command}" within ${timeoutMs} ms`));
+      }, timeoutMs);
+      sock.once('error', (e) => {
+        clearTimeout(timer);
+        reject(e);
+      });
+      sock.on('data', (chunk: Buffer) => {
+        received += chunk.toString('utf8');
+        if (!received.replace(ANSI_ESCAPE, '').includes(MONITOR_PROMPT)) return;
+        if (!sent) {
+          sent = true;
+          received = '';
+          sock.write(`${command}\n`);
+          return;
+        }
+        clearTimeout(timer);
+        sock.end();
+        resolve(monitorReply(received));
       });
     });
 
@@ -198,5 +213,27 @@ export function startVm(opts: VmOptions): Vm {
 
 // built from a string so the escape character is spelled out once
 const ANSI_ESCAPE = new RegExp(`${String.fromCharCode(27)}\\[[0-9;?]*[A-Za-z]`, 'g');
+
+const MONITOR_PROMPT = '(qemu) ';
+
+/**
+ * monitorReply is what the human monitor printed for a command, from the text it sent once the command
+ * was written up to its next prompt. That text starts with the command's echo, which the monitor redraws
+ * a character at a time up to its newline: the echo, terminal sequences and the prompt are taken out.
+ */
+export function monitorReply(raw: string): string {
+  let text = raw.replace(ANSI_ESCAPE, '').replace(/\r/g, '');
+  const prompt = text.lastIndexOf(MONITOR_PROMPT);
+  if (prompt >= 0) text = text.slice(0, prompt);
+  const echoEnd = text.indexOf('\n');
+  return echoEnd < 0 ? '' : text.slice(echoEnd + 1).trimEnd();
+}
+
+/** translatedBlocks reads the number of translated blocks from `info jit` (QEMU's TCG only). */
+export function translatedBlocks(infoJit: string): number {
+  const m = /^TB count\s+(\d+)/m.exec(infoJit);
+  if (!m) throw new Error(`QEMU's "info jit" has no TB count:\n${infoJit}`);
+  return Number(m[1]);
+}
 
 const tail = (lines: readonly string[]) => lines.slice(-25).join('\n');

@@ -6,6 +6,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { ChannelCredentials } from '@grpc/grpc-js';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { translatedBlocks } from '../../scripts/lib/qemu.js';
 import { type Config, encode } from '../../src/config/index.js';
 import { callStream, type Reply } from '../api/fixtures.js';
 import { testCluster } from '../machined/node/cluster.js';
@@ -75,6 +76,8 @@ describe('the Keel ISO in QEMU', () => {
       expect(vm.lines.join('\n')).not.toMatch(/Marking TSC unstable/);
       // the CPU is described without AVX (scripts/lib/qemu.ts): the kernel enables no AVX state
       expect(vm.lines.join('\n')).not.toMatch(/'AVX registers'/);
+      // the monitor answers the boot benchmark's question: how much guest code was translated by now
+      expect(translatedBlocks(await vm.monitor('info jit'))).toBeGreaterThan(100_000);
       const firstBootId = await getResource(port, anonymous(), 'BootIDs.runtime.talos.dev', 'boot-id').catch(
         () => undefined,
       );

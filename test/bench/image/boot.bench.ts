@@ -5,7 +5,7 @@
 import { readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { setTimeout as delay } from 'node:timers/promises';
-import { startVm, type Vm } from '../../../scripts/lib/qemu.js';
+import { startVm, translatedBlocks, type Vm } from '../../../scripts/lib/qemu.js';
 import { callUnary, type Reply } from '../../api/fixtures.js';
 import { anonymous, artefact, client, OUT, version } from '../../e2e/node.js';
 import { freePort } from '../../machined/node/harness.js';
@@ -73,6 +73,12 @@ interface NodeBoot {
   readonly ready: number;
   /** host clock, QEMU start → the first Version answer */
   readonly answeredMs: number;
+  /**
+   * QEMU's translated blocks when the answer came: the guest code run so far, each piece once. Unlike
+   * the timings it hardly moves with the host's speed, so it shows a change in what the guest runs even
+   * when one period of the host is a second slower than another.
+   */
+  readonly blocks: number;
   /** PID 1's resident set after idling in maintenance mode, when asked for */
   readonly rssMiB?: number;
 }
@@ -107,7 +113,9 @@ async function bootNode(opts: { readonly idleRss: boolean }): Promise<NodeBoot> 
         await delay(100);
       }
     }
+    const blocks = translatedBlocks(await vm.monitor('info jit'));
     const boot = {
+      blocks,
       stage1: await kernelTime(vm, /\[keel\] \[initramfs\] stage 1 started/),
       exec: await kernelTime(vm, /\[keel\] \[initramfs\] exec \/sbin\/init/),
       js: await kernelTime(vm, /\[keel\] machined started/),
@@ -158,6 +166,11 @@ await group(
     msFigure('machined JS start → API ready', nodes, (b) => (b.ready - b.js) * 1000);
     msFigure('kernel start → API ready', nodes, (b) => b.ready * 1000);
     msFigure('QEMU start → Version answered (host clock)', nodes, (b) => b.answeredMs);
+    figure(
+      'QEMU translated blocks at the answer (guest code run)',
+      median(nodes.map((b) => b.blocks)),
+      'blocks',
+    );
     // each node boot against the floor boot just before it, so both saw the same host
     const over = nodes.map((b, i) => b.answeredMs - floors[i]!.offMs);
     figure('API ready minus floor (QEMU start → powered off)', median(over), 'ms', { op: '<=', value: 3000 });
