@@ -181,6 +181,11 @@ export function startVm(opts: VmOptions): Vm {
         clearTimeout(timer);
         reject(e);
       });
+      // QEMU gone before its reply: say so now rather than at the timeout (a settled promise ignores it)
+      sock.once('close', () => {
+        clearTimeout(timer);
+        reject(new Error(`QEMU monitor: closed before its reply to "${command}"`));
+      });
       sock.on('data', (chunk: Buffer) => {
         received += chunk.toString('utf8');
         if (!received.replace(ANSI_ESCAPE, '').includes(MONITOR_PROMPT)) return;
