@@ -168,15 +168,15 @@ export function startVm(opts: VmOptions): Vm {
     });
 
   // The monitor greets with a prompt; the command goes after it, and its reply ends at the next one.
-  const monitor = (command: string, timeoutMs = 30_000) =>
+  const monitor = (command: string) =>
     new Promise<string>((resolve, reject) => {
       const sock = createConnection(monitorPath);
       let received = '';
       let sent = false;
       const timer = setTimeout(() => {
         sock.destroy();
-        reject(new Error(`QEMU monitor: no reply to "${command}" within ${timeoutMs} ms`));
-      }, timeoutMs);
+        reject(new Error(`QEMU monitor: no reply to "${command}" within ${MONITOR_REPLY_MS} ms`));
+      }, MONITOR_REPLY_MS);
       sock.once('error', (e) => {
         clearTimeout(timer);
         reject(e);
@@ -220,6 +220,8 @@ export function startVm(opts: VmOptions): Vm {
 const ANSI_ESCAPE = new RegExp(`${String.fromCharCode(27)}\\[[0-9;?]*[A-Za-z]`, 'g');
 
 const MONITOR_PROMPT = '(qemu) ';
+/** how long a monitor command may take to answer (`info jit` on a busy host included) */
+const MONITOR_REPLY_MS = 30_000;
 
 /**
  * monitorReply is what the human monitor printed for a command, from the text it sent once the command
