@@ -27,7 +27,16 @@ export interface VmOptions {
   readonly onLine?: (line: string) => void;
   /** QEMU exits on a guest reboot instead of resetting (a boot measured once) */
   readonly noReboot?: boolean;
+  /**
+   * Count the guest's instructions (QEMU's icount, one CPU): its clock then advances
+   * ICOUNT_NS_PER_INSTRUCTION per instruction run and jumps over idle time to the next timer, so the
+   * kernel's timestamps measure the guest's own work, whatever the host's speed. Needs `cpus: 1`.
+   */
+  readonly countInstructions?: boolean;
 }
+
+/** the guest clock per instruction under countInstructions (icount shift 3) */
+export const ICOUNT_NS_PER_INSTRUCTION = 8;
 
 export interface Ended {
   readonly code: number | null;
@@ -54,9 +63,14 @@ export function qemuArgs(
   opts: VmOptions,
   files: { readonly monitor: string; readonly vars?: string },
 ): string[] {
+  const counting = opts.countInstructions === true;
+  // with a second CPU under icount the guest never finished bringing it up (QEMU 7.2)
+  if (counting && opts.cpus !== 1) throw new Error('counting instructions needs a VM of one CPU (cpus: 1)');
   const args = [
     '-accel',
-    'tcg',
+    // icount runs the CPUs in one thread, taking turns
+    counting ? 'tcg,thread=single' : 'tcg',
+    ...(counting ? ['-icount', `shift=${Math.log2(ICOUNT_NS_PER_INSTRUCTION)},sleep=off`] : []),
     // TCG only here; `max` gives the guest RDRAND, so Node's start does not wait on the kernel CRNG.
     // Under TCG `max` calls itself AMD but lacks the invariant-TSC bit, and Linux trusts no TSC on an
     // AMD machine of several CPUs without it: it falls back to the HPET, whose reads are emulated MMIO
