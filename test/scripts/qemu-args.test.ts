@@ -1,7 +1,7 @@
 // The QEMU command line of Keel's VMs (pure): the instruction-counting mode the boot benchmark uses to
 // measure the guest's own work.
 import { describe, expect, it } from 'vitest';
-import { ICOUNT_NS_PER_INSTRUCTION, qemuArgs, type VmOptions } from '../../scripts/lib/qemu.js';
+import { CPU_MODEL, ICOUNT_NS_PER_INSTRUCTION, qemuArgs, type VmOptions } from '../../scripts/lib/qemu.js';
 
 const boot: VmOptions['boot'] = {
   kind: 'kernel',
@@ -30,6 +30,15 @@ describe('qemuArgs', () => {
     // the CPU model and the boot medium stay those of every other VM
     expect(argOf(args, '-cpu')).toBe(argOf(qemuArgs({ boot }, files), '-cpu'));
     expect(argOf(args, '-append')).toBe('quiet');
+  });
+
+  it('describes an Intel CPU without the features whose code TCG runs slowest', () => {
+    const model = argOf(qemuArgs({ boot }, files), '-cpu') ?? '';
+    expect(model).toBe(CPU_MODEL);
+    const features = model.split(',');
+    expect(features).toContain('vendor=GenuineIntel');
+    // AVX and what builds on it, and the byte-at-a-time string instructions (rep movsb/stosb)
+    for (const f of ['avx', 'avx2', 'fma', 'f16c', 'erms', 'fsrm']) expect(features).toContain(`-${f}`);
   });
 
   it('refuses to count instructions with more than one CPU, or with the default two', () => {
