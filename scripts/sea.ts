@@ -34,6 +34,7 @@ import {
   PROTO_FILES as COSI_PROTO_FILES,
 } from '../src/cosi/api/proto.js';
 import { KOFFI_NODE_PATH } from './lib/image-layout.js';
+import { asciiPlugin, assertAscii } from './sea/ascii.js';
 import { pluralTable } from './sea/plurals.js';
 
 const REPO = resolve(dirname(fileURLToPath(import.meta.url)), '..');
@@ -361,11 +362,20 @@ export async function bundle(outFile: string, info: BuildInfo): Promise<void> {
     sourcemap: false,
     absWorkingDir: REPO,
     define: { KEEL_BUILD_INFO: JSON.stringify(info) },
-    plugins: [importMetaPlugin, koffiPlugin, protoPlugin, pluralPlugin, grpcNetPlugin, longPlugin],
+    plugins: [
+      importMetaPlugin,
+      koffiPlugin,
+      protoPlugin,
+      pluralPlugin,
+      grpcNetPlugin,
+      longPlugin,
+      asciiPlugin([/[\\/]node_modules[\\/]pluralize[\\/]pluralize\.js$/]),
+    ],
     logLevel: 'warning',
   });
   if (result.warnings.length)
     throw new Error(`esbuild warnings: ${result.warnings.map((w) => w.text).join('; ')}`);
+  assertAscii(readFileSync(outFile, 'utf8'), outFile);
 }
 
 /**

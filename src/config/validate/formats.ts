@@ -37,7 +37,8 @@ export function hostnameProblem(fqdn: string): string | undefined {
 /** parseDuration reads a Go duration ("30s", "1h2m", "500ms"); undefined when malformed. */
 export function parseDuration(s: string): number | undefined {
   if (s === '0') return 0;
-  const re = /(\d+(?:\.\d+)?)(ns|us|µs|ms|s|m|h)/y;
+  // µ spelled as an escape: the single executable's bundle stays ASCII (scripts/sea/ascii.ts)
+  const re = /(\d+(?:\.\d+)?)(ns|us|\u00b5s|ms|s|m|h)/y;
   const unit: Record<string, number> = { ns: 1e-6, us: 1e-3, µs: 1e-3, ms: 1, s: 1e3, m: 6e4, h: 3.6e6 };
   let ms = 0;
   let at = 0;
