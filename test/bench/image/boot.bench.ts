@@ -32,6 +32,16 @@ async function kernelTime(vm: Vm, re: RegExp): Promise<number> {
   return Number(m[1]);
 }
 
+/** the node's boot medium: the image's kernel and initramfs with the command line above */
+const nodeMedium = () =>
+  ({ kind: 'kernel', kernel: artefact('vmlinuz'), initrd: artefact('initramfs.img'), cmdline }) as const;
+
+/** the console records of the boot's milestones, as stage 1 and machined write them */
+const STAGE1 = /\[keel\] \[initramfs\] stage 1 started/;
+const EXEC = /\[keel\] \[initramfs\] exec \/sbin\/init/;
+const JS_START = /\[keel\] machined started/;
+const API_READY = /\[keel\] api ready/;
+
 /** boots of each kind, interleaved: one boot's figures swing by a second or more on a busy host */
 const ROUNDS = 3;
 
@@ -95,14 +105,14 @@ async function bootNode(opts: { readonly idleRss: boolean }): Promise<NodeBoot> 
   const port = await freePort();
   const t0 = nowMs();
   const vm = startVm({
-    boot: { kind: 'kernel', kernel: artefact('vmlinuz'), initrd: artefact('initramfs.img'), cmdline },
+    boot: nodeMedium(),
     apiPort: port,
   });
   try {
     // Poll Version once the node says it listens. Earlier polls only measure the emulated network: QEMU's
     // forwarder accepts at once, and a connection made before the guest's interface is up waits for the
     // forwarder's SYN retransmission (about 6 s after QEMU starts), holding the poll that long.
-    await vm.waitForLine(/\[keel\] api ready/, { timeoutMs: 300_000 });
+    await vm.waitForLine(API_READY, { timeoutMs: 300_000 });
     let answeredMs = 0;
     while (answeredMs === 0) {
       try {
@@ -116,10 +126,10 @@ async function bootNode(opts: { readonly idleRss: boolean }): Promise<NodeBoot> 
     const blocks = translatedBlocks(await vm.monitor('info jit'));
     const boot = {
       blocks,
-      stage1: await kernelTime(vm, /\[keel\] \[initramfs\] stage 1 started/),
-      exec: await kernelTime(vm, /\[keel\] \[initramfs\] exec \/sbin\/init/),
-      js: await kernelTime(vm, /\[keel\] machined started/),
-      ready: await kernelTime(vm, /\[keel\] api ready/),
+      stage1: await kernelTime(vm, STAGE1),
+      exec: await kernelTime(vm, EXEC),
+      js: await kernelTime(vm, JS_START),
+      ready: await kernelTime(vm, API_READY),
       answeredMs,
     };
     if (!opts.idleRss) return boot;
@@ -155,15 +165,15 @@ interface CountedBoot {
  */
 async function countedBoot(): Promise<CountedBoot> {
   const vm = startVm({
-    boot: { kind: 'kernel', kernel: artefact('vmlinuz'), initrd: artefact('initramfs.img'), cmdline },
+    boot: nodeMedium(),
     cpus: 1,
     countInstructions: true,
   });
   try {
-    const ready = await kernelTime(vm, /\[keel\] api ready/);
+    const ready = await kernelTime(vm, API_READY);
     return {
-      exec: await kernelTime(vm, /\[keel\] \[initramfs\] exec \/sbin\/init/),
-      js: await kernelTime(vm, /\[keel\] machined started/),
+      exec: await kernelTime(vm, EXEC),
+      js: await kernelTime(vm, JS_START),
       ready,
     };
   } finally {
