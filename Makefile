@@ -87,7 +87,7 @@ $(KERNEL): $(HOST_STAMP) $(wildcard kernel-config/*) scripts/kernel.sh scripts/k
 	@mkdir -p $(@D)
 	cp "$$(scripts/kernel.sh)" $@.tmp && mv $@.tmp $@
 
-$(SEA): $(NODE_MODULES_STAMP) $(TS_SOURCES) scripts/sea.ts $(wildcard scripts/sea/*.cjs)
+$(SEA): $(NODE_MODULES_STAMP) $(TS_SOURCES) scripts/sea.ts $(wildcard scripts/sea/*) scripts/rootfs/elf.ts $(wildcard scripts/rootfs/icu-*.ts)
 	node --import tsx scripts/sea.ts $(OUT)/sea
 
 $(INIT) $(OUT)/init/floor $(PREFAULT) &: $(HOST_STAMP) src/init/stage1.c src/init/floor.c src/init/prefault.c scripts/init.sh

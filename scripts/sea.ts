@@ -1,8 +1,9 @@
 // Builds machined as a Node single executable application: `node --import tsx scripts/sea.ts OUTDIR`.
 // esbuild bundles src/machined/entry.ts into one CommonJS file, a training run makes V8's code cache of
 // it, Node turns a small loader (the SEA main, scripts/sea/loader.cjs) with both as assets into a blob,
-// and postject injects the blob into a stripped copy of this node. Writes
-// OUTDIR/machined (0755) and OUTDIR/koffi.node; the intermediates stay in OUTDIR/sea-build/.
+// and postject injects the blob into a stripped copy of this node whose ICU data is trimmed to root and
+// English (scripts/sea/icu-trim.ts). Writes OUTDIR/machined (0755) and OUTDIR/koffi.node; the
+// intermediates stay in OUTDIR/sea-build/.
 import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import {
@@ -35,6 +36,7 @@ import {
 } from '../src/cosi/api/proto.js';
 import { KOFFI_NODE_PATH } from './lib/image-layout.js';
 import { asciiPlugin, assertAscii } from './sea/ascii.js';
+import { type IcuTrimReport, KEPT_LOCALES, trimNodeIcu } from './sea/icu-trim.js';
 import { pluralTable } from './sea/plurals.js';
 
 const REPO = resolve(dirname(fileURLToPath(import.meta.url)), '..');
@@ -76,6 +78,8 @@ export interface SeaResult {
   blob: string;
   sizes: { bundle: number; blob: number; node: number; stripped: number; executable: number };
   build: BuildInfo;
+  /** ICU's data before and after the trim (scripts/sea/icu-trim.ts); absent for a node without it */
+  icu?: IcuTrimReport;
 }
 
 const git = (...args: string[]) => execFileSync('git', args, { cwd: REPO, encoding: 'utf8' }).trim();
@@ -443,6 +447,7 @@ export async function buildSea(outDir: string): Promise<SeaResult> {
   chmodSync(tmp, 0o755);
   execFileSync('strip', ['--strip-all', tmp]);
   const stripped = statSync(tmp).size;
+  const icu = await trimNodeIcu(tmp);
   // postject's CLI in a child: its ELF library warns about every note section of a stripped binary
   const postject = join(REPO, 'node_modules/postject/dist/cli.js');
   try {
@@ -474,6 +479,7 @@ export async function buildSea(outDir: string): Promise<SeaResult> {
       executable: statSync(executable).size,
     },
     build: info,
+    ...(icu && { icu }),
   };
 }
 
@@ -495,6 +501,9 @@ if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.ur
       `node        ${mb(r.sizes.node)} unstripped, ${mb(r.sizes.stripped)} stripped`,
       `executable  ${rel(r.executable)}  ${mb(r.sizes.executable)}  sha256 ${sha256(r.executable)}`,
       `koffi       ${rel(r.koffi)}  ${mb(statSync(r.koffi).size)}`,
+      r.icu
+        ? `ICU data    ${mb(r.icu.before)} -> ${mb(r.icu.after)} (${r.icu.items.before} -> ${r.icu.items.after} items; locales root, ${[...KEPT_LOCALES].join(', ')})`
+        : 'ICU data    none',
       '',
     ].join('\n'),
   );

@@ -6,7 +6,7 @@
 // usage: node --import tsx scripts/start-trace.ts [--sea DIR] [--out DIR]
 import { type ChildProcess, execFile, spawn } from 'node:child_process';
 import { existsSync, readFileSync, realpathSync, rmdirSync } from 'node:fs';
-import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { copyFile, mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -16,6 +16,7 @@ import { freePort } from './lib/free-port.js';
 import { KOFFI_NODE_PATH } from './lib/image-layout.js';
 import { pid1Command } from './lib/pid1-namespace.js';
 import { readElfLayout } from './rootfs/elf-layout.js';
+import { icuDataDigest } from './rootfs/icu-symbol.js';
 import { renderStartTrace, traceFromPerfScript } from './rootfs/start-trace.js';
 
 const repo = (p: string) => fileURLToPath(new URL(`../${p}`, import.meta.url));
@@ -63,11 +64,10 @@ async function main(): Promise<void> {
   await exec('perf', ['--version']).catch(() => {
     throw new Error('start-trace needs perf: scripts/host-packages.sh trace');
   });
-  const sea = realpathSync(join(values.sea!, 'machined'));
-  const koffi = realpathSync(join(values.sea!, 'koffi.node'));
-  const layout = await readElfLayout(sea);
+  const built = realpathSync(join(values.sea!, 'machined'));
+  const layout = await readElfLayout(built);
   if (!layout.buildId)
-    throw new Error(`${sea} has no GNU build id: its trace could not be told from another's`);
+    throw new Error(`${built} has no GNU build id: its trace could not be told from another's`);
 
   const tmp = await mkdtemp(join(tmpdir(), 'keel-start-trace-'));
   const data = join(tmp, 'perf.data');
@@ -75,8 +75,20 @@ async function main(): Promise<void> {
   const address = `127.0.0.1:${port}`;
   // machined makes /system on the root it sees: inside the mount namespace that is the host's directory
   const hadSystem = existsSync('/system');
+  const staged = join(tmp, 'sea');
+  let mounted = false;
   let perf: ChildProcess | undefined;
   try {
+    // The start runs from a tmpfs of small pages, as a node's squashfs caches them. From a file cached in
+    // large folios (ext4 since Linux 6.16) one fault maps up to a whole folio, the faults no longer see
+    // each 64 KiB window the start touches, and the trace came out with half of them.
+    await mkdir(staged);
+    await exec('mount', ['-t', 'tmpfs', '-o', 'size=512m,huge=never,mode=0755', 'keel-start-trace', staged]);
+    mounted = true;
+    const sea = join(staged, 'machined');
+    const koffi = join(staged, 'koffi.node');
+    await copyFile(built, sea);
+    await copyFile(realpathSync(join(values.sea!, 'koffi.node')), koffi);
     perf = spawn(
       'perf',
       [
@@ -129,7 +141,7 @@ async function main(): Promise<void> {
     const trace = traceFromPerfScript(
       stdout,
       { exe: { path: sea, loads: layout.loads }, others: new Map([[koffi, KOFFI_NODE_PATH]]) },
-      layout.buildId,
+      { buildId: layout.buildId, icuData: await icuDataDigest(built) },
     );
     const windows = trace.entries.filter((e) => 'window' in e).length;
     await mkdir(values.out!, { recursive: true });
@@ -137,7 +149,7 @@ async function main(): Promise<void> {
     await writeFile(
       file,
       renderStartTrace(trace, [
-        `The start trace of machined's executable on node ${process.version} (GNU build id ${layout.buildId}):`,
+        `The start trace of machined's executable on node ${process.version} (GNU build id ${layout.buildId}, ICU data as trimmed by scripts/sea/icu-trim.ts):`,
         'the 64 KiB windows of its virtual addresses (and other files) in the order a start of machined as PID 1,',
         'to its first Version answer in maintenance mode, first touched them. Recorded by scripts/start-trace.ts',
         '(make start-trace) from perf page-fault samples; scripts/rootfs/read-ahead.ts orders the read-ahead by it.',
@@ -148,6 +160,8 @@ async function main(): Promise<void> {
   } finally {
     if (perf && perf.exitCode === null) perf.kill('SIGKILL');
     if (!hadSystem && existsSync('/system')) rmdirSync('/system');
+    // lazily: a machined still winding down may hold the executable open for a moment
+    if (mounted) await exec('umount', ['--lazy', staged]);
     await rm(tmp, { recursive: true, force: true });
   }
 }

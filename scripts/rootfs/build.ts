@@ -98,13 +98,18 @@ export const FORBIDDEN = [
  * decompression, and a start trace can put them in the order the start needs them (read-ahead.ts):
  * exec -> machined's first JavaScript 2.74 -> 2.25 s (medians of 8 interleaved boots in a slow period of
  * the host, 7 shorter).
+ * The level: zstd decompresses every block the start touches, in the guest, and under TCG that was about
+ * half of the guest's work from exec to the API. With node's ICU data trimmed (scripts/sea/icu-trim.ts)
+ * the image has room for a faster level. Instructions exec -> API ready (make bench-boot's counted boot)
+ * and initramfs size: level 19 1,255 M, 26.3 MB; 9 1,129 M, 28.6 MB; 3 1,106 M, 30.7 MB; 1 1,076 M,
+ * 32.5 MB. Level 1 does the least work, stays inside the initramfs's 40 MB, and builds in seconds.
  */
 export const SQUASHFS_BLOCK_SIZE = 128 * 1024;
 export const MKSQUASHFS_ARGS = [
   '-comp',
   'zstd',
   '-Xcompression-level',
-  '19',
+  '1',
   '-b',
   String(SQUASHFS_BLOCK_SIZE),
 ];
@@ -176,6 +181,10 @@ export async function buildRootfs(o: BuildOptions): Promise<BuildResult> {
       ...(o.startTraces ? { traces: { dir: o.startTraces, blockSize: SQUASHFS_BLOCK_SIZE } } : {}),
     });
     if (plan.trace) log(`read-ahead follows the start trace ${plan.trace}`);
+    else if (plan.staleTrace)
+      log(
+        `warning: the start trace ${plan.staleTrace} was recorded on other ICU data than this executable's: the read-ahead goes in file order (make start-trace records it anew)`,
+      );
     else if (o.startTraces)
       log(
         `warning: no start trace for this node build in ${o.startTraces}: the read-ahead goes in file order (make start-trace records one)`,

@@ -8,11 +8,12 @@
 // a few items: reading all of it ahead only delayed the blocks that matter (under TCG, exec -> machined's
 // first line ~0.15 s shorter and the emulator's CPU time ~1 s less without it). The items the start does
 // read are read ahead on their own (ICU_ITEMS_READ_AT_START).
-import { open, readFile } from 'node:fs/promises';
+import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { type ElfSymbol, findDynamicSymbols } from './elf.js';
+import type { ElfSymbol } from './elf.js';
 import { type LoadSegment, readElfLayout } from './elf-layout.js';
-import { type IcuItem, icuItems } from './icu-data.js';
+import { ICU_DATA_SYMBOL, type IcuItem, icuItems } from './icu-data.js';
+import { icuDataDigest, readIcuData } from './icu-symbol.js';
 import { parseStartTrace, type StartTrace, TRACE_WINDOW } from './start-trace.js';
 
 export interface ByteRange {
@@ -24,7 +25,7 @@ export interface ByteRange {
 export const MAX_READ_AHEAD_RANGES = 1024;
 
 /** ICU's common data, e.g. icudt78_dat: the executable's largest object, read sparsely */
-export const COLD_SYMBOL = /^icudt\d+_dat$/;
+export const COLD_SYMBOL = ICU_DATA_SYMBOL;
 
 /**
  * ICU's items Node reads up to the API's first answer, by name inside the data (after its
@@ -112,6 +113,8 @@ export interface ReadAheadPlan {
   readonly warm: readonly IcuItem[];
   /** the start trace the plan follows, when there is one for the executable's node */
   readonly trace?: string;
+  /** a trace of the executable's node that the plan could not follow: made on other ICU data */
+  readonly staleTrace?: string;
 }
 
 export interface PlanOptions {
@@ -122,10 +125,10 @@ export interface PlanOptions {
 }
 
 /**
- * readAheadPlanFor plans the read-ahead of `exe` (the SEA): with a start trace of its node, the blocks
- * the start touches in the order it touches them (tracedPlan); without one, the files in `first` whole,
- * then all of the executable but ICU's data, when it has any, and of that data its table of contents and
- * the items the start reads.
+ * readAheadPlanFor plans the read-ahead of `exe` (the SEA): with a start trace of its node and its ICU
+ * data, the blocks the start touches in the order it touches them (tracedPlan); without one, the files
+ * in `first` whole, then all of the executable but ICU's data, when it has any, and of that data its
+ * table of contents and the items the start reads.
  */
 export async function readAheadPlanFor(
   exe: string,
@@ -146,6 +149,8 @@ export async function readAheadPlanFor(
           });
     if (file !== undefined && text !== undefined) {
       const trace = parseStartTrace(text, file);
+      if (trace.icuData !== (await icuDataDigest(exe)))
+        return { ...(await icuPlan(exe, size, first)), staleTrace: file };
       const entries = tracedPlan(trace, layout.loads, size, opts.traces.blockSize);
       const placed = new Set(trace.entries.flatMap((e) => ('file' in e ? [e.file] : [])));
       return {
@@ -225,21 +230,17 @@ export async function icuPlan(
   size: number,
   first: readonly string[] = [],
 ): Promise<ReadAheadPlan> {
-  const cold = await findDynamicSymbols(exe, COLD_SYMBOL);
+  const icu = await readIcuData(exe);
+  const cold = icu ? [icu.symbol] : [];
   const warm: IcuItem[] = [];
-  const fh = await open(exe, 'r');
-  try {
-    for (const c of cold) {
-      const data = Buffer.alloc(c.size);
-      await fh.read(data, 0, c.size, c.offset);
-      const { tocBytes, items } = icuItems(data);
-      warm.push({ name: `${c.name} table of contents`, offset: c.offset, length: tocBytes });
-      for (const it of items)
-        if (ICU_ITEMS_READ_AT_START.includes(it.name.slice(it.name.indexOf('/') + 1)))
-          warm.push({ ...it, offset: c.offset + it.offset });
-    }
-  } finally {
-    await fh.close();
+  if (icu) {
+    const { symbol, data } = icu;
+    // zero-filled: a trimmed package (scripts/sea/icu-trim.ts) ends well before the symbol does
+    const { tocBytes, items } = icuItems(data, { zeroFilled: true });
+    warm.push({ name: `${symbol.name} table of contents`, offset: symbol.offset, length: tocBytes });
+    for (const it of items)
+      if (ICU_ITEMS_READ_AT_START.includes(it.name.slice(it.name.indexOf('/') + 1)))
+        warm.push({ ...it, offset: symbol.offset + it.offset });
   }
   const ranges = planReadAhead(
     size,

@@ -2,7 +2,7 @@
 // answer, first touches the executable's pages (64 KiB windows, by virtual address) and the other files
 // it maps (koffi's addon). scripts/start-trace.ts records one from the page faults of a real start; the
 // root filesystem's build turns the trace of the node its executable is made from (matched by GNU build
-// id) into stage 1's read-ahead plan (read-ahead.ts), so the read-ahead child decompresses the blocks
+// id, and by a digest of the trimmed ICU data in it) into stage 1's read-ahead plan (read-ahead.ts), so the read-ahead child decompresses the blocks
 // of the squashfs in the order the start needs them, and no others.
 //
 // Windows are virtual addresses, not file offsets: the single executable keeps node's segments at their
@@ -14,9 +14,18 @@ export const TRACE_WINDOW = 64 * 1024;
 
 export type TraceEntry = { readonly window: number } | { readonly file: string };
 
-export interface StartTrace {
+/**
+ * What a trace is valid for: the node build (its build id) and the ICU data in it (icuDataDigest), which
+ * the SEA build trims; a trim that keeps other items moves the ones the start reads.
+ */
+export interface TraceKey {
   /** NT_GNU_BUILD_ID of the traced executable, lowercase hex */
   readonly buildId: string;
+  /** the ICU data's digest (icu-symbol.ts), or "none" */
+  readonly icuData: string;
+}
+
+export interface StartTrace extends TraceKey {
   /** first touches, in order; each window and file at most once */
   readonly entries: readonly TraceEntry[];
 }
@@ -31,9 +40,12 @@ export class StartTraceError extends Error {
   }
 }
 
-/** renderStartTrace writes a trace as text: `#` comments, `build-id HEX`, then `window 0xADDR` and `file /PATH`. */
+/**
+ * renderStartTrace writes a trace as text: `#` comments, `build-id HEX`, `icu-data HEX|none`, then
+ * `window 0xADDR` and `file /PATH`.
+ */
 export function renderStartTrace(trace: StartTrace, comment: readonly string[]): string {
-  const lines = [...comment.map((c) => `# ${c}`), `build-id ${trace.buildId}`];
+  const lines = [...comment.map((c) => `# ${c}`), `build-id ${trace.buildId}`, `icu-data ${trace.icuData}`];
   for (const e of trace.entries)
     lines.push('window' in e ? `window 0x${e.window.toString(16)}` : `file ${e.file}`);
   return lines.map((l) => `${l}\n`).join('');
@@ -42,6 +54,7 @@ export function renderStartTrace(trace: StartTrace, comment: readonly string[]):
 /** parseStartTrace reads renderStartTrace's text; `source` names it in errors (with the line). */
 export function parseStartTrace(text: string, source: string): StartTrace {
   let buildId: string | undefined;
+  let icuData: string | undefined;
   const entries: TraceEntry[] = [];
   const windows = new Set<number>();
   const files = new Set<string>();
@@ -57,8 +70,13 @@ export function parseStartTrace(text: string, source: string): StartTrace {
       if (!/^[0-9a-f]{2,}$/.test(value))
         throw new StartTraceError(where, `build-id ${value} is not lowercase hex`);
       buildId = value;
-    } else if (buildId === undefined) {
-      throw new StartTraceError(where, 'entries before the build-id line');
+    } else if (kind === 'icu-data') {
+      if (icuData !== undefined) throw new StartTraceError(where, 'a second icu-data');
+      if (!/^([0-9a-f]{16}|none)$/.test(value))
+        throw new StartTraceError(where, `icu-data ${value} is neither 16 lowercase hex digits nor none`);
+      icuData = value;
+    } else if (buildId === undefined || icuData === undefined) {
+      throw new StartTraceError(where, 'entries before the build-id and icu-data lines');
     } else if (kind === 'window') {
       const window = /^0x[0-9a-f]+$/.test(value) ? Number.parseInt(value.slice(2), 16) : Number.NaN;
       if (!Number.isSafeInteger(window) || window % TRACE_WINDOW !== 0)
@@ -75,11 +93,16 @@ export function parseStartTrace(text: string, source: string): StartTrace {
       files.add(value);
       entries.push({ file: value });
     } else {
-      throw new StartTraceError(where, `unknown entry kind ${JSON.stringify(kind)} (build-id, window, file)`);
+      throw new StartTraceError(
+        where,
+        `unknown entry kind ${JSON.stringify(kind)} (build-id, icu-data, window, file)`,
+      );
     }
   });
   if (buildId === undefined) throw new StartTraceError(source, 'no build-id line');
-  return { buildId, entries };
+  if (icuData === undefined)
+    throw new StartTraceError(source, 'no icu-data line (a trace from before it was kept: make start-trace)');
+  return { buildId, icuData, entries };
 }
 
 interface Mapping {
@@ -105,7 +128,7 @@ export interface TracedFiles {
  * (taken with -d, so each carries the faulting address), in time order, and keeps each first touch: of a
  * window of the executable (by virtual address), or of another file named in `files.others`.
  */
-export function traceFromPerfScript(text: string, files: TracedFiles, buildId: string): StartTrace {
+export function traceFromPerfScript(text: string, files: TracedFiles, key: TraceKey): StartTrace {
   const maps = new Map<number, Mapping[]>();
   const entries: TraceEntry[] = [];
   const seenWindows = new Set<number>();
@@ -146,5 +169,5 @@ export function traceFromPerfScript(text: string, files: TracedFiles, buildId: s
       entries.push({ file });
     }
   }
-  return { buildId, entries };
+  return { ...key, entries };
 }

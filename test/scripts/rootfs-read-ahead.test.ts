@@ -7,6 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { findDynamicSymbols } from '../../scripts/rootfs/elf.js';
 import { readElfLayout } from '../../scripts/rootfs/elf-layout.js';
 import { icuItems } from '../../scripts/rootfs/icu-data.js';
+import { icuDataDigest, readIcuData } from '../../scripts/rootfs/icu-symbol.js';
 import {
   COLD_SYMBOL,
   ICU_ITEMS_READ_AT_START,
@@ -144,14 +145,7 @@ describe("node's ICU data", () => {
   });
 
   it("lists the items of node's ICU data in order, each up to the next", async () => {
-    const [icu] = await findDynamicSymbols(process.execPath, COLD_SYMBOL);
-    const data = Buffer.alloc(icu!.size);
-    const fh = await open(process.execPath, 'r');
-    try {
-      await fh.read(data, 0, icu!.size, icu!.offset);
-    } finally {
-      await fh.close();
-    }
+    const { symbol: icu, data } = (await readIcuData(process.execPath))!;
     const { tocBytes, items } = icuItems(data);
     expect(items.length).toBeGreaterThan(1000);
     expect(items[0]!.offset).toBe(tocBytes);
@@ -184,7 +178,7 @@ describe('readAheadPlanFor', () => {
       const window = text.vaddr - (text.vaddr % 65536) + 65536;
       await writeFile(
         join(dir, `${buildId}.trace`),
-        `build-id ${buildId}\nwindow 0x${window.toString(16)}\nfile /usr/lib/keel/koffi.node\nwindow 0x${(window - 65536).toString(16)}\n`,
+        `build-id ${buildId}\nicu-data ${await icuDataDigest(process.execPath)}\nwindow 0x${window.toString(16)}\nfile /usr/lib/keel/koffi.node\nwindow 0x${(window - 65536).toString(16)}\n`,
       );
       const plan = await readAheadPlanFor(process.execPath, size, {
         first: ['/usr/lib/keel/koffi.node', '/usr/lib/other.so'],
@@ -210,7 +204,7 @@ describe('readAheadPlanFor', () => {
     const { size } = await stat(process.execPath);
     const dir = await mkdtemp(join(tmpdir(), 'keel-traces-'));
     try {
-      await writeFile(join(dir, '00.trace'), 'build-id 00\nwindow 0x0\n');
+      await writeFile(join(dir, '00.trace'), 'build-id 00\nicu-data none\nwindow 0x0\n');
       const icu = await icuPlan(process.execPath, size, ['/usr/lib/keel/koffi.node']);
       const withDir = await readAheadPlanFor(process.execPath, size, {
         first: ['/usr/lib/keel/koffi.node'],
@@ -226,16 +220,32 @@ describe('readAheadPlanFor', () => {
     }
   });
 
+  it('plans in file order, and says why, when the trace of this build saw other ICU data', async () => {
+    const { size } = await stat(process.execPath);
+    const { buildId } = await layoutOf();
+    const dir = await mkdtemp(join(tmpdir(), 'keel-traces-'));
+    try {
+      const file = join(dir, `${buildId}.trace`);
+      await writeFile(file, `build-id ${buildId}\nicu-data 0123456789abcdef\nwindow 0x0\n`);
+      const plan = await readAheadPlanFor(process.execPath, size, { traces: { dir, blockSize: 131072 } });
+      expect(plan.trace).toBeUndefined();
+      expect(plan.staleTrace).toBe(file);
+      expect(plan.text).toBe((await icuPlan(process.execPath, size)).text);
+    } finally {
+      await rm(dir, { recursive: true });
+    }
+  });
+
   it('refuses a broken trace of this build, naming the file and line', async () => {
     const { size } = await stat(process.execPath);
     const { buildId } = await layoutOf();
     const dir = await mkdtemp(join(tmpdir(), 'keel-traces-'));
     try {
-      await writeFile(join(dir, `${buildId}.trace`), `build-id ${buildId}\nwindow 0x1234\n`);
+      await writeFile(join(dir, `${buildId}.trace`), `build-id ${buildId}\nicu-data none\nwindow 0x1234\n`);
       await expect(
         readAheadPlanFor(process.execPath, size, { traces: { dir, blockSize: 131072 } }),
       ).rejects.toThrow(
-        `${join(dir, `${buildId}.trace`)}:2: window 0x1234 is not a hex address aligned to 65536 bytes`,
+        `${join(dir, `${buildId}.trace`)}:3: window 0x1234 is not a hex address aligned to 65536 bytes`,
       );
     } finally {
       await rm(dir, { recursive: true });

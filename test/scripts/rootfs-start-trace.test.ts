@@ -17,25 +17,36 @@ describe('the start trace text', () => {
   it('reads back what it writes, comments aside', () => {
     const trace = {
       buildId: 'ab12',
+      icuData: '0123456789abcdef',
       entries: [{ window: 0x2600000 }, { file: '/usr/lib/keel/koffi.node' }, { window: 0x400000 }],
     };
     const text = renderStartTrace(trace, ['made by a test']);
     expect(text).toBe(
-      '# made by a test\nbuild-id ab12\nwindow 0x2600000\nfile /usr/lib/keel/koffi.node\nwindow 0x400000\n',
+      '# made by a test\nbuild-id ab12\nicu-data 0123456789abcdef\nwindow 0x2600000\nfile /usr/lib/keel/koffi.node\nwindow 0x400000\n',
     );
     expect(parseStartTrace(text, 't.trace')).toEqual(trace);
   });
 
   it.each([
-    ['window 0x10000\n', 't:1: entries before the build-id line'],
-    ['build-id ab\nwindow 0x1000\n', 't:2: window 0x1000 is not a hex address aligned to 65536 bytes'],
-    ['build-id ab\nwindow 0x10000\nwindow 0x10000\n', 't:3: window 0x10000 appears twice'],
-    ['build-id ab\nfile koffi.node\n', 't:2: file koffi.node is not an absolute path'],
-    ['build-id ab\nblock 3\n', 't:2: unknown entry kind "block" (build-id, window, file)'],
+    ['window 0x10000\n', 't:1: entries before the build-id and icu-data lines'],
+    ['build-id ab\nwindow 0x10000\n', 't:2: entries before the build-id and icu-data lines'],
+    [
+      'build-id ab\nicu-data none\nwindow 0x1000\n',
+      't:3: window 0x1000 is not a hex address aligned to 65536 bytes',
+    ],
+    ['build-id ab\nicu-data none\nwindow 0x10000\nwindow 0x10000\n', 't:4: window 0x10000 appears twice'],
+    ['build-id ab\nicu-data none\nfile koffi.node\n', 't:3: file koffi.node is not an absolute path'],
+    [
+      'build-id ab\nicu-data none\nblock 3\n',
+      't:3: unknown entry kind "block" (build-id, icu-data, window, file)',
+    ],
     ['build-id AB\n', 't:1: build-id AB is not lowercase hex'],
     ['build-id ab\nbuild-id cd\n', 't:2: a second build-id'],
+    ['build-id ab\nicu-data 12ab\n', 't:2: icu-data 12ab is neither 16 lowercase hex digits nor none'],
+    ['build-id ab\nicu-data none\nicu-data none\n', 't:3: a second icu-data'],
     ['build-id ab extra\n', 't:1: expected "<kind> <value>", got "build-id ab extra"'],
     ['# nothing\n', 't: no build-id line'],
+    ['build-id ab\n', 't: no icu-data line (a trace from before it was kept: make start-trace)'],
   ])('refuses %j: %s', (text, message) => {
     expect(() => parseStartTrace(text, 't')).toThrow(StartTraceError);
     expect(() => parseStartTrace(text, 't')).toThrow(message);
@@ -70,10 +81,11 @@ describe('traceFromPerfScript', () => {
         exe: { path: '/x/machined', loads },
         others: new Map([['/x/koffi.node', '/usr/lib/keel/koffi.node']]),
       },
-      'ab',
+      { buildId: 'ab', icuData: 'none' },
     );
     expect(trace).toEqual({
       buildId: 'ab',
+      icuData: 'none',
       entries: [
         { window: 0x500000 },
         { window: 0x400000 },
@@ -92,6 +104,7 @@ describe('tracedPlan', () => {
     const plan = tracedPlan(
       {
         buildId: 'ab',
+        icuData: 'none',
         entries: [
           { window: 0x510000 }, // file 0x11000..0x21000: blocks 0 and 1 (128 KiB)
           { window: 0x540000 }, // file 0x41000..0x51000: block 2 — follows block 1, joins the range

@@ -17,7 +17,7 @@ const exec = promisify(execFile);
 const repo = (p: string) => fileURLToPath(new URL(`../../${p}`, import.meta.url));
 const fixture = (name: string) => repo(`test/scripts/fixtures/rootfs/${name}`);
 const VERSION = '1.2.3-test';
-const BUILD_TIMEOUT = 600_000; // two zstd-19 builds of a 99 MB executable on 2 busy cores, plus the first download
+const BUILD_TIMEOUT = 600_000; // two builds of a 99 MB executable on 2 busy cores, plus the first download
 
 let tmp = '';
 let sea = '';

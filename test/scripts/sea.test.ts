@@ -13,6 +13,7 @@ import { type Client, credentials } from '@grpc/grpc-js';
 import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
 import { pid1Command } from '../../scripts/lib/pid1-namespace.js';
 import { readElfLayout } from '../../scripts/rootfs/elf-layout.js';
+import { icuDataDigest } from '../../scripts/rootfs/icu-symbol.js';
 import { tracedPlan } from '../../scripts/rootfs/read-ahead.js';
 import { parseStartTrace } from '../../scripts/rootfs/start-trace.js';
 import { readKmsg } from '../../src/sys/kmsg.js';
@@ -246,6 +247,9 @@ describe('the single executable', () => {
     expect(stdout).toContain(`${file}: `);
     const trace = parseStartTrace(readFileSync(file, 'utf8'), file);
     expect(trace.buildId).toBe((await readElfLayout(process.execPath)).buildId);
+    // the ICU data the start ran on: the executable's, trimmed
+    expect(trace.icuData).toBe(await icuDataDigest(exe));
+    expect(trace.icuData).not.toBe(await icuDataDigest(process.execPath));
     const windows = trace.entries.flatMap((e) => ('window' in e ? [e.window] : []));
     // the start touches megabytes of node, among them its code, and the blob the SEA carries
     expect(windows.length).toBeGreaterThan(100);

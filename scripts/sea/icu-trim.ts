@@ -1,0 +1,125 @@
+// Trims the ICU data node carries (icudt*_dat, 33 MB of the executable's 88, about a quarter of the
+// compressed root filesystem) to what a Keel node can use: machined's logs, API and errors are English,
+// and nothing on a node formats for another locale. What stays (the same rule Node's own small-icu
+// builds follow, less strictly):
+// - every tree's locale data for root and English (en, en_US, en_US_POSIX: POSIX is ICU's default
+//   locale with no LANG), and the trees' shared pools; the indexes list only those, so Intl reports
+//   other locales as unsupported and falls back to English instead of claiming them;
+// - everything that is not per-locale: time zones, collation's root table (localeCompare), case
+//   mapping, normalization, IDNA, break rules (Intl.Segmenter), plural rules, supplemental data;
+// - the single-byte converters (TextDecoder's windows-125x, iso-8859-x, koi8 …, a few KB each).
+// What goes: the multi-byte converters (CJK encodings, 4.7 MB), the dictionaries for word breaking in
+// CJK and South-East Asian scripts (3 MB; Intl.Segmenter breaks such text by its rules alone), the
+// transliterator rules and character names (nothing in V8 or Node reads them).
+// The trimmed data is written over the original in the executable, the rest zeroed, so every address
+// outside it stays where it was.
+import { open } from 'node:fs/promises';
+import { IcuDataError, type IcuItem, icuItems, packIcuData } from '../rootfs/icu-data.js';
+import { readIcuData } from '../rootfs/icu-symbol.js';
+import { filterResIndex } from './icu-res-index.js';
+
+/** the locales every tree keeps; ICU's root bundle is never listed in an index and always stays */
+export const KEPT_LOCALES: ReadonlySet<string> = new Set(['en', 'en_US', 'en_US_POSIX']);
+/** items that go whatever their tree, by name inside the data (after "icudt<version><endianness>/") */
+const DROPPED = [
+  /^translit\//, // transliterators: ICU's Transliterator API, which V8 does not expose
+  /^unames\.icu$/, // Unicode character names (u_charName): nothing in V8 or Node asks for them
+  /^brkitr\/[^/]+\.dict$/, // word-break dictionaries for CJK, Thai, Lao, Khmer, Burmese
+];
+const INDEX = 'res_index.res';
+
+/** where a converter's static data says how many bytes a character may take (UConverterStaticData) */
+const CNV_MAX_BYTES_PER_CHAR = 4 + 60 + 4 + 3;
+
+/** maxBytesPerChar of a converter (.cnv) item. */
+export function converterMaxBytes(bytes: Buffer, where: string): number {
+  if (
+    bytes.length < 32 ||
+    bytes[2] !== 0xda ||
+    bytes[3] !== 0x27 ||
+    bytes.toString('latin1', 12, 16) !== 'cnvt'
+  )
+    throw new IcuDataError(where, 'not a converter (cnvt) item');
+  const at = bytes.readUInt16LE(0) + CNV_MAX_BYTES_PER_CHAR;
+  if (at >= bytes.length) throw new IcuDataError(where, 'converter data is truncated');
+  return bytes[at] as number;
+}
+
+export interface IcuTrimReport {
+  readonly before: number;
+  readonly after: number;
+  readonly items: { readonly before: number; readonly after: number };
+  /** per tree ("" is the main one), the locales its index listed and still lists */
+  readonly locales: ReadonlyMap<string, { listed: number; kept: readonly string[] }>;
+}
+
+const shortName = (name: string) => name.slice(name.indexOf('/') + 1);
+const treeOf = (short: string) => (short.includes('/') ? short.slice(0, short.lastIndexOf('/') + 1) : '');
+
+/**
+ * trimIcuData returns ICU common data with only what a Keel node keeps (see above), packed: shorter than
+ * `data`, whose header it keeps. Fails, naming the item, on data it cannot read rather than guess.
+ */
+export function trimIcuData(data: Buffer): { data: Buffer; report: IcuTrimReport } {
+  const { items } = icuItems(data);
+  // icuItems lists by offset; packIcuData checks that this is the name order ICU searches in
+  const bytesOf = (it: IcuItem) => data.subarray(it.offset, it.offset + it.length);
+  const indexes = new Map<string, { listed: Set<string>; bytes: Buffer; kept: readonly string[] }>();
+  for (const it of items) {
+    const short = shortName(it.name);
+    if (!short.endsWith(INDEX) || short.slice(treeOf(short).length) !== INDEX) continue;
+    const f = filterResIndex(bytesOf(it), (l) => KEPT_LOCALES.has(l), it.name);
+    indexes.set(treeOf(short), { listed: new Set(f.listed), bytes: f.bytes, kept: f.kept });
+  }
+  const kept: { name: string; bytes: Buffer }[] = [];
+  for (const it of items) {
+    const short = shortName(it.name);
+    const tree = treeOf(short);
+    const base = short.slice(tree.length);
+    const index = indexes.get(tree);
+    if (DROPPED.some((re) => re.test(short))) continue;
+    if (base.endsWith('.cnv') && converterMaxBytes(bytesOf(it), it.name) > 1) continue;
+    if (
+      index &&
+      base.endsWith('.res') &&
+      index.listed.has(base.slice(0, -4)) &&
+      !KEPT_LOCALES.has(base.slice(0, -4))
+    )
+      continue;
+    kept.push({ name: it.name, bytes: base === INDEX && index ? index.bytes : bytesOf(it) });
+  }
+  const out = packIcuData(data, kept);
+  return {
+    data: out,
+    report: {
+      before: data.length,
+      after: out.length,
+      items: { before: items.length, after: kept.length },
+      locales: new Map([...indexes].map(([t, i]) => [t, { listed: i.listed.size, kept: i.kept }])),
+    },
+  };
+}
+
+/**
+ * trimNodeIcu trims the ICU data of a node executable in place: the packed data over the original, the
+ * rest of it zeroed (it compresses to nothing). An executable without ICU data is left as it is.
+ */
+export async function trimNodeIcu(exe: string): Promise<IcuTrimReport | undefined> {
+  const icu = await readIcuData(exe);
+  if (icu === undefined) return undefined;
+  const { data, report } = trimIcuData(icu.data);
+  if (data.length > icu.symbol.size)
+    throw new IcuDataError(
+      exe,
+      `the trimmed ICU data (${data.length} bytes) does not fit in ${icu.symbol.name}`,
+    );
+  const patched = Buffer.alloc(icu.symbol.size);
+  data.copy(patched);
+  const fh = await open(exe, 'r+');
+  try {
+    await fh.write(patched, 0, patched.length, icu.symbol.offset);
+  } finally {
+    await fh.close();
+  }
+  return report;
+}
