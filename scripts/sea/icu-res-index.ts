@@ -53,7 +53,8 @@ function openBundle(res: Buffer, where: string): Bundle {
 }
 
 function keyAt(b: Bundle, offset: number): string {
-  if (offset >= b.keysEnd)
+  // past the local keys (or, in a TABLE32, negative): a key of the tree's pool bundle
+  if (offset < 0 || offset >= b.keysEnd)
     throw new IcuDataError(
       b.where,
       `key at ${offset} lies in a pool bundle, which this rewrite does not read`,

@@ -86,6 +86,16 @@ describe('filterResIndex', () => {
     expect(installed(f.bytes)).toEqual(['en']);
   });
 
+  it("refuses a key in the tree's pool bundle rather than misread it", () => {
+    const res = Buffer.from(item('brkitr/res_index.res'));
+    const data = res.readUInt16LE(0);
+    const root = (res.readUInt32LE(data) & 0x0fffffff) * 4; // a TABLE: uint16 count, then key offsets
+    res.writeUInt16LE(0xfff0, data + root + 2);
+    expect(() => filterResIndex(res, () => true, 'brkitr')).toThrow(
+      'brkitr: key at 65520 lies in a pool bundle, which this rewrite does not read',
+    );
+  });
+
   it('refuses what is not a resource bundle with locale tables, naming it', () => {
     expect(() => filterResIndex(Buffer.alloc(64), () => true, 'x.res')).toThrow(IcuDataError);
     expect(() => filterResIndex(Buffer.alloc(64), () => true, 'x.res')).toThrow(
