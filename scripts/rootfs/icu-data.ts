@@ -23,6 +23,9 @@ export class IcuDataError extends Error {
   }
 }
 
+/** itemPath: an item's name inside the data, after its "icudt<version><endianness>/" prefix. */
+export const itemPath = (name: string) => name.slice(name.indexOf('/') + 1);
+
 /** ICU's common data in node's executable, e.g. icudt78_dat */
 export const ICU_DATA_SYMBOL = /^icudt\d+_dat$/;
 

@@ -12,7 +12,7 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { ElfSymbol } from './elf.js';
 import { type LoadSegment, readElfLayout } from './elf-layout.js';
-import { ICU_DATA_SYMBOL, type IcuItem, icuItems } from './icu-data.js';
+import { ICU_DATA_SYMBOL, type IcuItem, icuItems, itemPath } from './icu-data.js';
 import { icuDataDigest, readIcuData } from './icu-symbol.js';
 import { parseStartTrace, type StartTrace, TRACE_WINDOW } from './start-trace.js';
 
@@ -239,7 +239,7 @@ export async function icuPlan(
     const { tocBytes, items } = icuItems(data, { zeroFilled: true });
     warm.push({ name: `${symbol.name} table of contents`, offset: symbol.offset, length: tocBytes });
     for (const it of items)
-      if (ICU_ITEMS_READ_AT_START.includes(it.name.slice(it.name.indexOf('/') + 1)))
+      if (ICU_ITEMS_READ_AT_START.includes(itemPath(it.name)))
         warm.push({ ...it, offset: symbol.offset + it.offset });
   }
   const ranges = planReadAhead(

@@ -14,7 +14,7 @@
 // The trimmed data is written over the original in the executable, the rest zeroed, so every address
 // outside it stays where it was.
 import { open } from 'node:fs/promises';
-import { IcuDataError, type IcuItem, icuItems, packIcuData } from '../rootfs/icu-data.js';
+import { IcuDataError, type IcuItem, icuItems, itemPath, packIcuData } from '../rootfs/icu-data.js';
 import { readIcuData } from '../rootfs/icu-symbol.js';
 import { filterResIndex } from './icu-res-index.js';
 
@@ -53,8 +53,12 @@ export interface IcuTrimReport {
   readonly locales: ReadonlyMap<string, { listed: number; kept: readonly string[] }>;
 }
 
-const shortName = (name: string) => name.slice(name.indexOf('/') + 1);
-const treeOf = (short: string) => (short.includes('/') ? short.slice(0, short.lastIndexOf('/') + 1) : '');
+/** an item's tree ("" for the main one, else e.g. "coll/") and its file name in it */
+function treeAndFile(name: string): { tree: string; file: string } {
+  const path = itemPath(name);
+  const cut = path.lastIndexOf('/') + 1;
+  return { tree: path.slice(0, cut), file: path.slice(cut) };
+}
 
 /**
  * trimIcuData returns ICU common data with only what a Keel node keeps (see above), packed: shorter than
@@ -66,27 +70,20 @@ export function trimIcuData(data: Buffer): { data: Buffer; report: IcuTrimReport
   const bytesOf = (it: IcuItem) => data.subarray(it.offset, it.offset + it.length);
   const indexes = new Map<string, { listed: Set<string>; bytes: Buffer; kept: readonly string[] }>();
   for (const it of items) {
-    const short = shortName(it.name);
-    if (!short.endsWith(INDEX) || short.slice(treeOf(short).length) !== INDEX) continue;
+    const { tree, file } = treeAndFile(it.name);
+    if (file !== INDEX) continue;
     const f = filterResIndex(bytesOf(it), (l) => KEPT_LOCALES.has(l), it.name);
-    indexes.set(treeOf(short), { listed: new Set(f.listed), bytes: f.bytes, kept: f.kept });
+    indexes.set(tree, { listed: new Set(f.listed), bytes: f.bytes, kept: f.kept });
   }
   const kept: { name: string; bytes: Buffer }[] = [];
   for (const it of items) {
-    const short = shortName(it.name);
-    const tree = treeOf(short);
-    const base = short.slice(tree.length);
+    const { tree, file } = treeAndFile(it.name);
     const index = indexes.get(tree);
-    if (DROPPED.some((re) => re.test(short))) continue;
-    if (base.endsWith('.cnv') && converterMaxBytes(bytesOf(it), it.name) > 1) continue;
-    if (
-      index &&
-      base.endsWith('.res') &&
-      index.listed.has(base.slice(0, -4)) &&
-      !KEPT_LOCALES.has(base.slice(0, -4))
-    )
-      continue;
-    kept.push({ name: it.name, bytes: base === INDEX && index ? index.bytes : bytesOf(it) });
+    const locale = file.endsWith('.res') ? file.slice(0, -'.res'.length) : undefined;
+    if (DROPPED.some((re) => re.test(itemPath(it.name)))) continue;
+    if (file.endsWith('.cnv') && converterMaxBytes(bytesOf(it), it.name) > 1) continue;
+    if (locale !== undefined && index?.listed.has(locale) && !KEPT_LOCALES.has(locale)) continue;
+    kept.push({ name: it.name, bytes: file === INDEX && index ? index.bytes : bytesOf(it) });
   }
   const out = packIcuData(data, kept);
   return {

@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { IcuDataError, icuItems, packIcuData } from '../../scripts/rootfs/icu-data.js';
+import { IcuDataError, icuItems, itemPath, packIcuData } from '../../scripts/rootfs/icu-data.js';
 import { icuDataDigest, readIcuData } from '../../scripts/rootfs/icu-symbol.js';
 import { filterResIndex } from '../../scripts/sea/icu-res-index.js';
 import { converterMaxBytes, KEPT_LOCALES, trimIcuData, trimNodeIcu } from '../../scripts/sea/icu-trim.js';
@@ -15,7 +15,7 @@ const run = promisify(execFile);
 let data: Buffer;
 /** an item's bytes, by its name inside the data */
 const item = (suffix: string) => {
-  const it = icuItems(data).items.find((i) => i.name.slice(i.name.indexOf('/') + 1) === suffix);
+  const it = icuItems(data).items.find((i) => itemPath(i.name) === suffix);
   if (!it) throw new Error(`no ${suffix} in node's ICU data`);
   return data.subarray(it.offset, it.offset + it.length);
 };
@@ -116,7 +116,7 @@ describe('trimIcuData', () => {
     expect(report.before).toBe(data.length);
     expect(report.after).toBe(trimmed.length);
     expect(trimmed.length).toBeLessThan(data.length / 4);
-    const names = new Set(icuItems(trimmed).items.map((i) => i.name.slice(i.name.indexOf('/') + 1)));
+    const names = new Set(icuItems(trimmed).items.map((i) => itemPath(i.name)));
     for (const kept of [
       'root.res',
       'en.res',
