@@ -43,11 +43,14 @@ function lastNonZero(data: Buffer): number {
   return i;
 }
 
-/** headerBytes: the size of the MappedData header that starts `data`, after checking its magic. */
-function headerBytes(data: Buffer, where: string): number {
+/**
+ * mappedDataHeader reads the header every ICU data file and item starts with (MappedData, then
+ * UDataInfo): its size, and the four-character data format ("CmnD", "ResB", "cnvt" …).
+ */
+export function mappedDataHeader(data: Buffer, where: string): { size: number; format: string } {
   if (data.length < 32 || data[2] !== 0xda || data[3] !== 0x27)
     throw new IcuDataError(where, 'no MappedData header (magic 0xda27)');
-  return data.readUInt16LE(0);
+  return { size: data.readUInt16LE(0), format: data.toString('latin1', 12, 16) };
 }
 
 /**
@@ -60,7 +63,7 @@ export function icuItems(
   data: Buffer,
   opts: { zeroFilled?: boolean } = {},
 ): { tocBytes: number; items: IcuItem[] } {
-  const toc = headerBytes(data, 'ICU data');
+  const toc = mappedDataHeader(data, 'ICU data').size;
   const count = data.readUInt32LE(toc);
   if (toc + 4 + count * 8 > data.length)
     throw new IcuDataError('ICU data', `${count} items do not fit in ${data.length} bytes`);
@@ -88,7 +91,7 @@ export function packIcuData(
   original: Buffer,
   items: readonly { readonly name: string; readonly bytes: Buffer }[],
 ): Buffer {
-  const header = headerBytes(original, 'ICU data');
+  const header = mappedDataHeader(original, 'ICU data').size;
   const names = items.map((it) => Buffer.from(`${it.name}\0`, 'latin1'));
   for (let i = 1; i < names.length; i++)
     if (Buffer.compare(names[i - 1] as Buffer, names[i] as Buffer) >= 0)

@@ -10,7 +10,7 @@
 // Tables come in three forms: TABLE (uint16 count, uint16 key offsets, padding to 4 bytes, uint32
 // values; offset in uint32 units), TABLE16 (uint16 count, keys, uint16 values; offset in 16-bit units)
 // and TABLE32 (int32 count, int32 keys, uint32 values). Entries are in key order, which a subset keeps.
-import { IcuDataError } from '../rootfs/icu-data.js';
+import { IcuDataError, mappedDataHeader } from '../rootfs/icu-data.js';
 
 const TABLE = 2;
 const TABLE32 = 4;
@@ -35,11 +35,8 @@ interface TableEntries {
 }
 
 function openBundle(res: Buffer, where: string): Bundle {
-  if (res.length < 32 || res[2] !== 0xda || res[3] !== 0x27)
-    throw new IcuDataError(where, 'no MappedData header (magic 0xda27)');
-  const header = res.readUInt16LE(0);
+  const { size: header, format } = mappedDataHeader(res, where);
   if (res[8] !== 0) throw new IcuDataError(where, 'big-endian data is not supported');
-  const format = res.toString('latin1', 12, 16);
   const version = res[16] ?? 0;
   if (format !== 'ResB' || version < 2 || version > 3)
     throw new IcuDataError(where, `not a resource bundle of format 2 or 3 (${format} ${version})`);

@@ -14,7 +14,14 @@
 // The trimmed data is written over the original in the executable, the rest zeroed, so every address
 // outside it stays where it was.
 import { open } from 'node:fs/promises';
-import { IcuDataError, type IcuItem, icuItems, itemPath, packIcuData } from '../rootfs/icu-data.js';
+import {
+  IcuDataError,
+  type IcuItem,
+  icuItems,
+  itemPath,
+  mappedDataHeader,
+  packIcuData,
+} from '../rootfs/icu-data.js';
 import { readIcuData } from '../rootfs/icu-symbol.js';
 import { filterResIndex } from './icu-res-index.js';
 
@@ -33,14 +40,9 @@ const CNV_MAX_BYTES_PER_CHAR = 4 + 60 + 4 + 3;
 
 /** maxBytesPerChar of a converter (.cnv) item. */
 export function converterMaxBytes(bytes: Buffer, where: string): number {
-  if (
-    bytes.length < 32 ||
-    bytes[2] !== 0xda ||
-    bytes[3] !== 0x27 ||
-    bytes.toString('latin1', 12, 16) !== 'cnvt'
-  )
-    throw new IcuDataError(where, 'not a converter (cnvt) item');
-  const at = bytes.readUInt16LE(0) + CNV_MAX_BYTES_PER_CHAR;
+  const { size, format } = mappedDataHeader(bytes, where);
+  if (format !== 'cnvt') throw new IcuDataError(where, 'not a converter (cnvt) item');
+  const at = size + CNV_MAX_BYTES_PER_CHAR;
   if (at >= bytes.length) throw new IcuDataError(where, 'converter data is truncated');
   return bytes[at] as number;
 }
