@@ -26,6 +26,8 @@ export interface ClientsFirstOptions {
   readonly firstClientMs?: number;
   /** holdTurns unless a test watches the holds */
   readonly hold?: (maxMs: number) => () => void;
+  /** told once when the first-client hold ends: its connection closed, its bound passed, or stopped */
+  readonly onFirstClientGone?: () => void;
 }
 
 /**
@@ -34,7 +36,17 @@ export interface ClientsFirstOptions {
  */
 export function clientsFirst(port: number, opts: ClientsFirstOptions = {}): () => void {
   const hold = opts.hold ?? holdTurns;
-  const releaseFirst = opts.firstClientMs ? hold(opts.firstClientMs) : () => {};
+  let firstPending = (opts.firstClientMs ?? 0) > 0;
+  const releaseFirstHold = firstPending ? hold(opts.firstClientMs!) : () => {};
+  const releaseFirst = () => {
+    releaseFirstHold();
+    if (!firstPending) return;
+    firstPending = false;
+    clearTimeout(firstBound);
+    opts.onFirstClientGone?.();
+  };
+  // the hold ends by itself at its bound; this timer tells the listener of that end
+  const firstBound = firstPending ? setTimeout(releaseFirst, opts.firstClientMs).unref() : undefined;
   const onAccepted = (message: unknown) => {
     const socket = (message as { socket?: Socket }).socket;
     if (socket?.localPort !== port) return;

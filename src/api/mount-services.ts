@@ -60,7 +60,11 @@ const chunksOf = (call: unknown): AsyncIterable<Buffer> =>
 
 export interface ServicesMount {
   readonly services: ReadonlyMap<ApiServiceName, ServiceMethods>;
-  readonly handlers: HandlerMap;
+  /**
+   * the handlers a call of `method` runs with, or a promise of them while a server that listened before
+   * its node had them waits for them (see StartApiServerOptions.deferHandlers)
+   */
+  readonly handlersFor: (method: string) => HandlerMap | Promise<HandlerMap>;
   readonly gate: Gate;
   readonly closing: AbortSignal;
 }
@@ -70,16 +74,23 @@ const NEVER = new AbortController().signal;
 /** implementationFor builds the grpc-js handler of one method. */
 function implementationFor(def: MethodDefinition<object, object>, m: ServicesMount): UntypedHandleCall {
   const method = def.path;
-  const handler = m.handlers[method];
   const { gate } = m;
+  // an unauthorized call is refused before it waits for anything
+  const admitThenHandler = (call: Parameters<Gate['admit']>[1]) => {
+    const admitted = gate.admit(method, call);
+    const handlers = m.handlersFor(method);
+    return handlers instanceof Promise
+      ? handlers.then((h) => ({ admitted, handler: h[method] }))
+      : { admitted, handler: handlers[method] };
+  };
 
   if (!def.requestStream && !def.responseStream)
     return ((call, callback) => {
       // a unary call ends by itself: a closing server lets it finish (the drain is bounded by close)
       const scope = callScope(call, NEVER);
       Promise.resolve()
-        .then(() => {
-          const admitted = gate.admit(method, call);
+        .then(() => admitThenHandler(call))
+        .then(({ admitted, handler }) => {
           const local = localCall(
             def,
             handler,
@@ -98,8 +109,8 @@ function implementationFor(def: MethodDefinition<object, object>, m: ServicesMou
     return ((call) => {
       const scope = callScope(call, m.closing);
       Promise.resolve()
-        .then(() => {
-          const admitted = gate.admit(method, call);
+        .then(() => admitThenHandler(call))
+        .then(({ admitted, handler }) => {
           const local = localCall(
             def,
             handler,
@@ -119,8 +130,8 @@ function implementationFor(def: MethodDefinition<object, object>, m: ServicesMou
     return ((call, callback) => {
       const scope = callScope(call, m.closing);
       Promise.resolve()
-        .then(() => {
-          const admitted = gate.admit(method, call);
+        .then(() => admitThenHandler(call))
+        .then(({ admitted, handler }) => {
           const local = streamedLocalCall(
             def,
             handler,
@@ -142,8 +153,8 @@ function implementationFor(def: MethodDefinition<object, object>, m: ServicesMou
   return ((call) => {
     const scope = callScope(call, m.closing);
     Promise.resolve()
-      .then(() => {
-        const admitted = gate.admit(method, call);
+      .then(() => admitThenHandler(call))
+      .then(({ admitted, handler }) => {
         const local = streamedLocalCall(
           def,
           handler,
@@ -181,9 +192,8 @@ export function checkHandlers(services: ServicesMount['services'], handlers: Han
   }
 }
 
-/** mountServices adds every byte service to `server`. */
+/** mountServices adds every byte service to `server`; whoever hands over handlers checks them (checkHandlers). */
 export function mountServices(server: Server, m: ServicesMount): void {
-  checkHandlers(m.services, m.handlers);
   for (const name of BYTE_SERVICES) {
     const methods = m.services.get(name);
     if (!methods) throw new Error(`${name} is not loaded`);

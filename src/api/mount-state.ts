@@ -26,6 +26,25 @@ export interface StateMount {
   readonly registry?: ResourceRegistry;
   readonly gate: Gate;
   readonly closing: AbortSignal;
+  /** while the node's state is still being filled: what an admitted call waits for (deferHandlers) */
+  readonly ready?: () => Promise<void> | undefined;
+}
+
+/** afterReady runs `serve` now, or once the state is ready unless the call went away meanwhile. */
+function afterReady(
+  m: StateMount,
+  call: { readonly cancelled: boolean },
+  serve: () => void,
+  fail: (err: unknown) => void,
+): void {
+  const waiting = m.ready?.();
+  if (!waiting) {
+    serve();
+    return;
+  }
+  waiting.then(() => {
+    if (!call.cancelled) serve();
+  }, fail);
 }
 
 /** captureStateService runs addStateService against a stand-in server to get its implementation. */
@@ -88,8 +107,14 @@ export function mountState(server: Server, m: StateMount): void {
         if (admitted.route.kind === 'local') {
           endOnClose(call, method, m.closing);
           // The access rule reads the caller's roles from here; it has no call of its own.
-          callerRoles.run(admitted.caller.roles, () =>
-            (original as handleServerStreamingCall<object, object>)(call),
+          afterReady(
+            m,
+            call,
+            () =>
+              callerRoles.run(admitted.caller.roles, () =>
+                (original as handleServerStreamingCall<object, object>)(call),
+              ),
+            (err) => call.emit('error', toServerError(err, method)),
           );
           return;
         }
@@ -120,8 +145,14 @@ export function mountState(server: Server, m: StateMount): void {
         return;
       }
       if (admitted.route.kind === 'local') {
-        callerRoles.run(admitted.caller.roles, () =>
-          (original as handleUnaryCall<object, object>)(call, callback),
+        afterReady(
+          m,
+          call,
+          () =>
+            callerRoles.run(admitted.caller.roles, () =>
+              (original as handleUnaryCall<object, object>)(call, callback),
+            ),
+          (err) => callback(toServerError(err, method)),
         );
         return;
       }

@@ -53,6 +53,11 @@ export interface StartApiServerOptions {
   readonly advertise?: readonly string[];
   /** handlers by full method path; Version is built in unless given here */
   readonly handlers?: HandlerMap;
+  /**
+   * listen before the node has its handlers (maintenance mode, while the node still starts): Version
+   * answers at once, every other call (State's too) waits until `serve` hands them over
+   */
+  readonly deferHandlers?: boolean;
   /** `nodes` entries that mean this node (its IPs, hostname); the bound `host:port` always counts */
   readonly localNames?: readonly string[];
   readonly version?: VersionInfo;
@@ -70,6 +75,13 @@ export interface ApiServer {
   /** maintenance mode: the server key's SPKI fingerprint and the console hint */
   readonly fingerprint?: string;
   readonly consoleLines?: readonly string[];
+  /** serve hands a server started with deferHandlers its handlers, checked as at a start; waiting calls go on */
+  serve(handlers: HandlerMap): void;
+  /**
+   * resolves once a maintenance API's first client is served (its connection closed, or one of its calls
+   * waits for deferred handlers) or nobody came within FIRST_CLIENT_HOLD_MS; at once in normal mode
+   */
+  readonly firstClient: Promise<void>;
   /** rotate swaps the served certificate (and accepted CA) for new handshakes, without a restart */
   rotate(next: { readonly server: CertificateAndKey; readonly ca?: string }): void;
   /**
@@ -89,6 +101,62 @@ export function bindTarget(address: string): string {
   if (isIPv4(host)) return `ipv4:${address}`;
   if (host.startsWith('[') && host.endsWith(']') && isIPv6(host.slice(1, -1))) return `ipv6:${address}`;
   return address;
+}
+
+const VERSION_METHOD = '/machine.MachineService/Version';
+
+/** HandOver is where a server's handlers come from: given at its start, or handed over later. */
+interface HandOver {
+  /** the handlers for a call of `method`; while they are still to come, a promise (and `waiting` is told) */
+  handlersFor(method: string, waiting: () => void): HandlerMap | Promise<HandlerMap>;
+  /** undefined once served; else the promise a State call waits on (and `waiting` is told) */
+  ready(waiting: () => void): Promise<void> | undefined;
+  serve(handlers: HandlerMap): void;
+  /** fails the calls still waiting, and every later one (the server closes) */
+  refuse(reason: Error): void;
+}
+
+/**
+ * handOver checks the handlers given at the start; without them (deferHandlers) only the built-in
+ * Version answers until serve() is called. Either way a handler map is checked before it is served.
+ */
+function handOver(
+  services: ReturnType<typeof loadApiProto>['services'],
+  builtIn: HandlerMap,
+  atStart: HandlerMap | undefined,
+): HandOver {
+  const merge = (handlers: HandlerMap): HandlerMap => {
+    const all = { ...builtIn, ...handlers };
+    checkHandlers(services, all);
+    return all;
+  };
+  let served = atStart ? merge(atStart) : undefined;
+  let settle: { resolve: () => void; reject: (e: Error) => void } | undefined;
+  const handedOver = new Promise<void>((resolve, reject) => {
+    settle = { resolve, reject };
+  });
+  handedOver.catch(() => {}); // only waiting calls care; they get the reason
+  return {
+    handlersFor(method, waiting) {
+      if (served) return served;
+      if (method === VERSION_METHOD) return builtIn;
+      waiting();
+      return handedOver.then(() => served!);
+    },
+    ready(waiting) {
+      if (served) return undefined;
+      waiting();
+      return handedOver;
+    },
+    serve(handlers) {
+      if (served) throw new ApiError('internal', 'api: handlers were already served');
+      served = merge(handlers);
+      settle?.resolve();
+    },
+    refuse(reason) {
+      settle?.reject(reason);
+    },
+  };
 }
 
 /** credentialsFor picks mutual TLS (normal) or server-only TLS with a throw-away root (maintenance). */
@@ -118,15 +186,14 @@ async function credentialsFor(opts: StartApiServerOptions): Promise<{
 export async function startApiServer(opts: StartApiServerOptions): Promise<ApiServer> {
   const { mode } = opts;
   const proto = loadApiProto(opts.protoDir ? { protoDir: opts.protoDir } : {});
-  const handlers: HandlerMap = {
-    '/machine.MachineService/Version': versionHandler({
+  const builtIn: HandlerMap = {
+    [VERSION_METHOD]: versionHandler({
       rbac: mode === 'normal',
       ...(opts.version ? { version: opts.version } : {}),
       ...(opts.platform ? { platform: opts.platform } : {}),
     }),
-    ...opts.handlers,
   };
-  checkHandlers(proto.services, handlers); // before anything is opened
+  const handed = handOver(proto.services, builtIn, opts.deferHandlers ? undefined : (opts.handlers ?? {}));
   const { tls, maintenance, forwarder } = await credentialsFor(opts);
   const closing = new AbortController();
   const localNames = new Set<string>(opts.localNames ?? []);
@@ -141,12 +208,23 @@ export async function startApiServer(opts: StartApiServerOptions): Promise<ApiSe
     // serves channelz here, so they would only cost time on each connection and call
     'grpc.enable_channelz': 0,
   });
-  mountServices(server, { services: proto.services, handlers, gate, closing: closing.signal });
+  // a maintenance client that waits for the node's handlers has been served all it can be before them
+  let firstClientGone = () => {};
+  const firstClient = new Promise<void>((resolve) => {
+    firstClientGone = resolve;
+  });
+  mountServices(server, {
+    services: proto.services,
+    handlersFor: (method) => handed.handlersFor(method, firstClientGone),
+    gate,
+    closing: closing.signal,
+  });
   mountState(server, {
     state: opts.state,
     methods: proto.services.get('cosi.resource.State')!,
     gate,
     closing: closing.signal,
+    ready: () => handed.ready(firstClientGone),
     ...(opts.registry ? { registry: opts.registry } : {}),
   });
 
@@ -162,8 +240,9 @@ export async function startApiServer(opts: StartApiServerOptions): Promise<ApiSe
   self = address;
   const stopClientsFirst = clientsFirst(
     port,
-    mode === 'maintenance' ? { firstClientMs: FIRST_CLIENT_HOLD_MS } : {},
+    mode === 'maintenance' ? { firstClientMs: FIRST_CLIENT_HOLD_MS, onFirstClientGone: firstClientGone } : {},
   );
+  if (mode !== 'maintenance') firstClientGone();
   localNames.add(address);
 
   let closed: Promise<void> | undefined;
@@ -173,6 +252,7 @@ export async function startApiServer(opts: StartApiServerOptions): Promise<ApiSe
       // Unary calls in flight (a Shutdown's own reply, possibly forwarded) finish during the drain,
       // so the forwarder closes only after it.
       closing.abort(new ApiError('unavailable', 'api server shutting down'));
+      handed.refuse(new ApiError('unavailable', 'api server shutting down'));
       stopClientsFirst();
       const finish = () => {
         forwarder?.close();
@@ -203,6 +283,8 @@ export async function startApiServer(opts: StartApiServerOptions): Promise<ApiSe
           ),
         }
       : {}),
+    serve: (handlers) => handed.serve(handlers),
+    firstClient,
     rotate: (next) => tls.rotate(next),
     close(closeOpts = {}) {
       closed ??= shutDown(closeOpts.signal);

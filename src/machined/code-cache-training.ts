@@ -21,6 +21,8 @@ export async function train(): Promise<void> {
     address: '127.0.0.1:0',
     mode: 'maintenance',
     state: newInmemState(),
+    // as a node listens: before it has handlers
+    deferHandlers: true,
   });
   try {
     await askVersion(server.port);

@@ -37,6 +37,12 @@ export interface MachinedOptions {
   /** prefix of the early mounts; '/' on a node */
   root?: string;
   log?: (line: string) => void;
+  /**
+   * runs once PID 1 is guarded (emergency handlers, no exit) and the state exists, still empty, before the
+   * rest of the start: where a maintenance API starts listening, so its first client does not wait for
+   * the mounts, resources and runtime (≈ 0.7 s under TCG)
+   */
+  beforeStart?: (state: State) => Promise<void>;
   /** SIGTERM → SIGKILL grace of the power-down */
   killGraceMs?: number;
   unmountAttempts?: number;
@@ -112,8 +118,10 @@ export async function startMachined(opts: MachinedOptions): Promise<Machined> {
       })
     : undefined;
 
+  if (opts.pid1) keepAlive(emergency);
+  const state = wrapCore(newInmemState({ historyMaxCapacity: 1024 }));
+  await opts.beforeStart?.(state);
   if (opts.pid1) {
-    keepAlive(emergency);
     setName('machined');
     try {
       // ctrl-alt-del then reaches us as SIGINT instead of rebooting at once
@@ -132,7 +140,6 @@ export async function startMachined(opts: MachinedOptions): Promise<Machined> {
     applyEnvironment(readFileSync('/proc/cmdline', 'utf8'));
   }
 
-  const state = wrapCore(newInmemState({ historyMaxCapacity: 1024 }));
   await registerDefault(state);
   await registerNamespace(state, RUNTIME_NAMESPACE, 'Talos runtime resources.');
   await registerRuntimeResources(state);

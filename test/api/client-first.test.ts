@@ -83,6 +83,40 @@ describe('clientsFirst', () => {
     expect(r.held()).toBe(0);
   });
 
+  it('tells once when the first client is gone: its connection closed, its bound passed, or stopped', async () => {
+    const s = await listening();
+    const port = (s.address() as { port: number }).port;
+    let told = 0;
+    const onFirstClientGone = () => told++;
+    cleanups.push(clientsFirst(port, { hold: recorder().hold, firstClientMs: 5_000, onFirstClientGone }));
+    const first = await dial(port);
+    const second = await dial(port);
+    expect(told).toBe(0);
+    await closed(first);
+    await sleep(20);
+    expect(told).toBe(1);
+    await closed(second);
+    await sleep(20);
+    expect(told).toBe(1);
+
+    let bounded = 0;
+    cleanups.push(
+      clientsFirst(port, { hold: recorder().hold, firstClientMs: 50, onFirstClientGone: () => bounded++ }),
+    );
+    await sleep(120);
+    expect(bounded).toBe(1);
+
+    let stopped = 0;
+    const stop = clientsFirst(port, {
+      hold: recorder().hold,
+      firstClientMs: 5_000,
+      onFirstClientGone: () => stopped++,
+    });
+    stop();
+    stop();
+    expect(stopped).toBe(1);
+  });
+
   it('ignores connections to other ports, and stops when told', async () => {
     const mine = await listening();
     const other = await listening();

@@ -15,6 +15,7 @@ import type { VersionInfo } from '../../api/version.js';
 import type { Config } from '../../config/index.js';
 import { nextTurn } from '../../cosi/controller/index.js';
 import { registerNamespace } from '../../cosi/resource/meta/index.js';
+import type { State } from '../../cosi/state/state.js';
 import { SYSTEM_CGROUP_BASE, setUpSystemCgroups } from '../cgroups.js';
 import { EventBus, newXidSource } from '../events/index.js';
 import { KERNEL_LOG, LoggingManager, MACHINED_LOG, machinedLogger } from '../logging/index.js';
@@ -70,7 +71,39 @@ export async function startNode(opts: NodeOptions): Promise<Node> {
   let address = opts.apiAddress ?? (container ? '127.0.0.1:50000' : '0.0.0.0:50000');
   const logs = new LoggingManager();
   const mlog = machinedLogger(logs.serviceLog(MACHINED_LOG), { mirror: out, prefix: '[machined]' });
-  const machined = await startMachined({ pid1: !container, log: mlog.line });
+  // Without a stored config the node waits in maintenance mode, whose API listens as soon as PID 1 is
+  // guarded: Version answers at once, other calls wait for the handlers, and the rest of the start goes on
+  // once the first client is served (or nobody came within a second). Under TCG its first answer came
+  // ≈ 0.7 s sooner than after machined's start, the resources and the handlers.
+  const initial = acquireConfig(opts, mlog.line);
+  let maintenanceServer: ApiServer | undefined;
+  const listenForConfig = async (state: State, deferHandlers: boolean, handlers?: HandlerMap) => {
+    const server = await startApiServer({
+      address,
+      // a wildcard bind says nothing to the reader of the console: name the node's own addresses
+      ...(address.startsWith('0.0.0.0:') ? { advertise: nodeAddresses() } : {}),
+      mode: 'maintenance',
+      state,
+      ...(deferHandlers ? { deferHandlers } : { handlers: handlers ?? {} }),
+      ...(opts.version ? { version: opts.version } : {}),
+    });
+    maintenanceServer = server;
+    address = server.address;
+    for (const line of server.consoleLines ?? []) out(`[machined] ${line}`);
+    opts.onApiListening?.('maintenance');
+    return server;
+  };
+  const machined = await startMachined({
+    pid1: !container,
+    log: mlog.line,
+    ...(initial
+      ? {}
+      : { beforeStart: async (state: State) => (await listenForConfig(state, true)).firstClient }),
+  }).catch(async (e: unknown) => {
+    // as PID 1 the emergency path follows; a container node must not leave its port bound
+    await maintenanceServer?.close({ signal: AbortSignal.timeout(5_000) });
+    throw e;
+  });
   const { state, runtime } = machined;
 
   // container mode shares the host kernel's boot id; a fresh one per run lets a reboot be told apart
@@ -140,7 +173,6 @@ export async function startNode(opts: NodeOptions): Promise<Node> {
   };
   const powerHost = { reboot: power('reboot', 'reboot'), shutdown: power('poweroff', 'shutdown') };
 
-  const initial = acquireConfig(opts, mlog.line);
   const host = nodeConfigHost({
     state,
     stateDir: opts.stateDir,
@@ -174,7 +206,6 @@ export async function startNode(opts: NodeOptions): Promise<Node> {
     }),
   );
 
-  let maintenanceServer: ApiServer | undefined;
   machined.addShutdownHook({
     name: 'stopServices',
     run: async () => {
@@ -208,22 +239,13 @@ export async function startNode(opts: NodeOptions): Promise<Node> {
     let cfg = host.active();
     if (!cfg) {
       await machined.setStage('maintenance');
-      maintenanceServer = await startApiServer({
-        address,
-        // a wildcard bind says nothing to the reader of the console: name the node's own addresses
-        ...(address.startsWith('0.0.0.0:') ? { advertise: nodeAddresses() } : {}),
-        mode: 'maintenance',
-        state,
-        handlers,
-        ...(opts.version ? { version: opts.version } : {}),
-      });
-      address = maintenanceServer.address;
-      for (const line of maintenanceServer.consoleLines ?? []) out(`[machined] ${line}`);
-      opts.onApiListening?.('maintenance');
+      // listening since machined's start (then waiting for these handlers), else from now
+      if (maintenanceServer) maintenanceServer.serve(handlers);
+      else await listenForConfig(state, false, handlers);
       void initialize();
       startControllers().catch((e: unknown) => mlog.error(`controllers: ${(e as Error).message}`));
       cfg = await host.received;
-      await maintenanceServer.close({ signal: AbortSignal.timeout(5_000) });
+      await maintenanceServer?.close({ signal: AbortSignal.timeout(5_000) });
       maintenanceServer = undefined;
       out('[machined] maintenance mode: configuration received, leaving maintenance mode');
       await machined.setStage('booting');
