@@ -196,7 +196,8 @@ describe('the single executable', () => {
       throw new Error(`no line matching ${re}:\n${lines.join('\n')}`);
     };
     await waitFor(/server certificate fingerprint: /);
-    expect(lines.join('\n')).toContain('machined up: boot id');
+    // the maintenance API listens first; machined's start follows once its first client is served (or 1 s)
+    await waitFor(/machined up: boot id/);
     expect(lines.join('\n')).toMatch(
       /\[keel\] apply a config: keelctl apply-config --insecure --nodes \S+:\d+/,
     );
