@@ -12,7 +12,7 @@ import { newGate } from './gate.js';
 import type { HandlerMap } from './handlers.js';
 import { checkHandlers, mountServices } from './mount-services.js';
 import { mountState } from './mount-state.js';
-import { loadApiProto } from './proto.js';
+import { type ApiProto, loadApiProto } from './proto.js';
 import { type Forwarder, nodeForwarder } from './routing/forwarder.js';
 import {
   type ApiIdentity,
@@ -121,7 +121,7 @@ interface HandOver {
  * Version answers until serve() is called. Either way a handler map is checked before it is served.
  */
 function handOver(
-  services: ReturnType<typeof loadApiProto>['services'],
+  services: ApiProto['services'],
   builtIn: HandlerMap,
   atStart: HandlerMap | undefined,
 ): HandOver {
