@@ -2,13 +2,13 @@
 // every other call waits for serve(), and a closing server fails the calls still waiting.
 
 import { setTimeout as sleep } from 'node:timers/promises';
-import { type Client, credentials, status } from '@grpc/grpc-js';
+import { type Client, status } from '@grpc/grpc-js';
 import { afterEach, describe, expect, it } from 'vitest';
 import { serverStreamHandler, unaryHandler } from '../../src/api/handlers.js';
 import { type ApiServer, startApiServer } from '../../src/api/server.js';
 import { keelVersion } from '../../src/api/version.js';
 import { settled } from '../cosi/controller/internal/settled.js';
-import { callUnary, errorOf, nodeState, serviceClient } from './fixtures.js';
+import { callUnary, errorOf, insecure, nodeState, serviceClient } from './fixtures.js';
 
 const servers: ApiServer[] = [];
 const clients: Client[] = [];
@@ -17,13 +17,7 @@ afterEach(async () => {
   await Promise.all(servers.splice(0).map((s) => s.close({ signal: AbortSignal.timeout(5_000) })));
 });
 
-/** as `talosctl --insecure`: TLS without a client certificate, the server's certificate unchecked */
-const insecure = () =>
-  credentials.createSsl(null, null, null, {
-    rejectUnauthorized: false,
-    checkServerIdentity: () => undefined,
-  });
-
+/** a maintenance API with deferred handlers, and insecure clients of two of its services */
 async function deferred(): Promise<{ server: ApiServer; machine: Client; state: Client }> {
   const server = await startApiServer({
     address: '127.0.0.1:0',

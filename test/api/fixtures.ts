@@ -76,6 +76,13 @@ export const mtls = (ca: string, cert: CertificateAndKey): ChannelCredentials =>
 /** tlsOnly is client credentials without a certificate. */
 export const tlsOnly = (ca: string): ChannelCredentials => credentials.createSsl(Buffer.from(ca));
 
+/** insecure is `talosctl --insecure`: TLS without a client certificate, the server's certificate unchecked. */
+export const insecure = (): ChannelCredentials =>
+  credentials.createSsl(null, null, null, {
+    rejectUnauthorized: false,
+    checkServerIdentity: () => undefined,
+  });
+
 export interface PlainSpec {
   value: string;
 }

@@ -1,5 +1,5 @@
 import { connect } from 'node:tls';
-import { type Client, credentials, status } from '@grpc/grpc-js';
+import { type Client, status } from '@grpc/grpc-js';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { serverStreamHandler } from '../../src/api/handlers.js';
 import { type ApiServer, startApiServer } from '../../src/api/server.js';
@@ -7,6 +7,7 @@ import { parseCertificateDER, spkiFingerprint } from '../../src/pki/index.js';
 import {
   callUnary,
   errorOf,
+  insecure,
   mintPKI,
   mtls,
   nodeState,
@@ -28,12 +29,6 @@ afterEach(async () => {
   for (const c of clients.splice(0)) c.close();
   await Promise.all(servers.splice(0).map((s) => s.close({ signal: AbortSignal.timeout(5_000) })));
 });
-
-const insecure = () =>
-  credentials.createSsl(null, null, null, {
-    rejectUnauthorized: false,
-    checkServerIdentity: () => undefined,
-  });
 
 /** The SPKI fingerprint of the certificate a server presents, as `--cert-fingerprint` checks it. */
 function servedFingerprint(port: number): Promise<string> {
