@@ -114,7 +114,10 @@ export function mountState(server: Server, m: StateMount): void {
               callerRoles.run(admitted.caller.roles, () =>
                 (original as handleServerStreamingCall<object, object>)(call),
               ),
-            (err) => call.emit('error', toServerError(err, method)),
+            // the wait fails only when the server closes, and endOnClose has ended the stream then
+            (err) => {
+              if (!m.closing.aborted) call.emit('error', toServerError(err, method));
+            },
           );
           return;
         }

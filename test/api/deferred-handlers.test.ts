@@ -8,7 +8,7 @@ import { serverStreamHandler, unaryHandler } from '../../src/api/handlers.js';
 import { type ApiServer, startApiServer } from '../../src/api/server.js';
 import { keelVersion } from '../../src/api/version.js';
 import { settled } from '../cosi/controller/internal/settled.js';
-import { callUnary, errorOf, insecure, nodeState, serviceClient } from './fixtures.js';
+import { callStream, callUnary, errorOf, insecure, nodeState, serviceClient } from './fixtures.js';
 
 const servers: ApiServer[] = [];
 const clients: Client[] = [];
@@ -75,6 +75,18 @@ describe('an API server with deferred handlers', () => {
     await server.close({ signal: AbortSignal.timeout(5_000) });
     expect((await hostname).code).toBe(status.UNAVAILABLE);
     expect((await get).code).toBe(status.UNAVAILABLE);
+  });
+
+  it('ends a State watch still waiting once, with UNAVAILABLE, when it closes', async () => {
+    const { server, state } = await deferred();
+    const watch = errorOf(
+      callStream(state, 'Watch', { namespace: 'runtime', type: plainOne.type, api_version: 1 }),
+    );
+    await sleep(100);
+    await server.close({ signal: AbortSignal.timeout(5_000) });
+    const err = await watch;
+    expect(err.code).toBe(status.UNAVAILABLE);
+    expect(err.details).toContain('shutting down');
   });
 
   it('checks what serve() hands over, and takes handlers once', async () => {
