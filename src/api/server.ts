@@ -131,9 +131,11 @@ function handOver(
     return all;
   };
   let served = atStart ? merge(atStart) : undefined;
-  let settle: { resolve: () => void; reject: (e: Error) => void } | undefined;
+  let resolveHandOver = () => {};
+  let rejectHandOver: (reason: Error) => void = () => {};
   const handedOver = new Promise<void>((resolve, reject) => {
-    settle = { resolve, reject };
+    resolveHandOver = resolve;
+    rejectHandOver = reject;
   });
   handedOver.catch(() => {}); // only waiting calls care; they get the reason
   return {
@@ -151,10 +153,10 @@ function handOver(
     serve(handlers) {
       if (served) throw new ApiError('internal', 'api: handlers were already served');
       served = merge(handlers);
-      settle?.resolve();
+      resolveHandOver();
     },
     refuse(reason) {
-      settle?.reject(reason);
+      rejectHandOver(reason);
     },
   };
 }

@@ -77,14 +77,15 @@ export async function startNode(opts: NodeOptions): Promise<Node> {
   // ≈ 0.7 s sooner than after machined's start, the resources and the handlers.
   const initial = acquireConfig(opts, mlog.line);
   let maintenanceServer: ApiServer | undefined;
-  const listenForConfig = async (state: State, deferHandlers: boolean, handlers?: HandlerMap) => {
+  // 'later': the node hands its handlers over once started (ApiServer.serve)
+  const listenForConfig = async (state: State, handlers: HandlerMap | 'later') => {
     const server = await startApiServer({
       address,
       // a wildcard bind says nothing to the reader of the console: name the node's own addresses
       ...(address.startsWith('0.0.0.0:') ? { advertise: nodeAddresses() } : {}),
       mode: 'maintenance',
       state,
-      ...(deferHandlers ? { deferHandlers } : { handlers: handlers ?? {} }),
+      ...(handlers === 'later' ? { deferHandlers: true } : { handlers }),
       ...(opts.version ? { version: opts.version } : {}),
     });
     maintenanceServer = server;
@@ -98,7 +99,7 @@ export async function startNode(opts: NodeOptions): Promise<Node> {
     log: mlog.line,
     ...(initial
       ? {}
-      : { beforeStart: async (state: State) => (await listenForConfig(state, true)).firstClient }),
+      : { beforeStart: async (state: State) => (await listenForConfig(state, 'later')).firstClient }),
   }).catch(async (e: unknown) => {
     // as PID 1 the emergency path follows; a container node must not leave its port bound
     await maintenanceServer?.close({ signal: AbortSignal.timeout(5_000) });
@@ -241,7 +242,7 @@ export async function startNode(opts: NodeOptions): Promise<Node> {
       await machined.setStage('maintenance');
       // listening since machined's start (then waiting for these handlers), else from now
       if (maintenanceServer) maintenanceServer.serve(handlers);
-      else await listenForConfig(state, false, handlers);
+      else await listenForConfig(state, handlers);
       void initialize();
       startControllers().catch((e: unknown) => mlog.error(`controllers: ${(e as Error).message}`));
       cfg = await host.received;
