@@ -8,6 +8,9 @@
 // FIRST_CLIENT_HOLD_MS): a node in maintenance mode is there to be reached, and whoever waits for it (an
 // apply-config retrying, a provisioning loop) connects within moments. Without that hold the first
 // connection arrived while udevd and the controllers started, and under TCG its answer came ~0.13 s later.
+// Once that first connection is accepted its own bound (FIRST_CONNECTION_HOLD_MS) replaces the one from
+// listening: under TCG the handshake and first call take about a second, and background work let loose
+// mid-call held the answer's last frames back.
 import { subscribe, unsubscribe } from 'node:diagnostics_channel';
 import type { Socket } from 'node:net';
 import { holdTurns } from '../cosi/controller/index.js';
@@ -18,6 +21,9 @@ export const CONNECTION_HOLD_MS = 1_000;
 /** how long a maintenance API waits for its first client before background work goes on regardless */
 export const FIRST_CLIENT_HOLD_MS = 1_000;
 
+/** how long the first client, once connected, may hold background work: a slow handshake and a call */
+export const FIRST_CONNECTION_HOLD_MS = 2_500;
+
 /** Node publishes every socket a net (so also TLS, HTTP/2) server accepts on this channel */
 const ACCEPTED = 'net.server.socket';
 
@@ -26,7 +32,10 @@ export interface ClientsFirstOptions {
   readonly firstClientMs?: number;
   /** holdTurns unless a test watches the holds */
   readonly hold?: (maxMs: number) => () => void;
-  /** told once when the first-client hold ends: its connection closed, its bound passed, or stopped */
+  /**
+   * told once when the first-client hold ends: its connection closed, FIRST_CONNECTION_HOLD_MS passed
+   * since it came, firstClientMs passed without one, or stopped
+   */
   readonly onFirstClientGone?: () => void;
 }
 
@@ -46,11 +55,18 @@ export function clientsFirst(port: number, opts: ClientsFirstOptions = {}): () =
     opts.onFirstClientGone?.();
   };
   // the hold ends by itself at its bound; this timer tells the listener of that end
-  const firstBound = firstPending ? setTimeout(releaseFirst, opts.firstClientMs).unref() : undefined;
+  let firstBound = firstPending ? setTimeout(releaseFirst, opts.firstClientMs).unref() : undefined;
+  let firstAccepted = false;
   const onAccepted = (message: unknown) => {
     const socket = (message as { socket?: Socket }).socket;
     if (socket?.localPort !== port) return;
-    const release = hold(CONNECTION_HOLD_MS);
+    const first = firstPending && !firstAccepted;
+    firstAccepted = true;
+    if (first) {
+      clearTimeout(firstBound);
+      firstBound = setTimeout(releaseFirst, FIRST_CONNECTION_HOLD_MS).unref();
+    }
+    const release = hold(first ? FIRST_CONNECTION_HOLD_MS : CONNECTION_HOLD_MS);
     socket.once('close', () => {
       release();
       releaseFirst();

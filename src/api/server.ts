@@ -78,8 +78,9 @@ export interface ApiServer {
   /** serve hands a server started with deferHandlers its handlers, checked as at a start; waiting calls go on */
   serve(handlers: HandlerMap): void;
   /**
-   * resolves once a maintenance API's first client is served (its connection closed, or one of its calls
-   * waits for deferred handlers) or nobody came within FIRST_CLIENT_HOLD_MS; at once in normal mode
+   * resolves once a maintenance API's first client is served (its connection closed, one of its calls
+   * waits for deferred handlers, or FIRST_CONNECTION_HOLD_MS passed since it came) or nobody came within
+   * FIRST_CLIENT_HOLD_MS; at once in normal mode
    */
   readonly firstClient: Promise<void>;
   /** rotate swaps the served certificate (and accepted CA) for new handshakes, without a restart */

@@ -2,7 +2,12 @@
 import { connect, createServer, type Server, type Socket } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterEach, describe, expect, it } from 'vitest';
-import { CONNECTION_HOLD_MS, clientsFirst, FIRST_CLIENT_HOLD_MS } from '../../src/api/client-first.js';
+import {
+  CONNECTION_HOLD_MS,
+  clientsFirst,
+  FIRST_CLIENT_HOLD_MS,
+  FIRST_CONNECTION_HOLD_MS,
+} from '../../src/api/client-first.js';
 import { type ApiServer, startApiServer } from '../../src/api/server.js';
 import { nextTurn } from '../../src/cosi/controller/index.js';
 import { settled } from '../cosi/controller/internal/settled.js';
@@ -68,8 +73,11 @@ describe('clientsFirst', () => {
     expect(r.bounds).toEqual([750]);
     expect(r.held()).toBe(1);
     const c = await dial(port);
-    expect(r.bounds).toEqual([750, CONNECTION_HOLD_MS]);
+    expect(r.bounds).toEqual([750, FIRST_CONNECTION_HOLD_MS]);
     expect(r.held()).toBe(2);
+    const later = await dial(port);
+    expect(r.bounds).toEqual([750, FIRST_CONNECTION_HOLD_MS, CONNECTION_HOLD_MS]);
+    await closed(later);
     await closed(c);
     await sleep(20);
     expect(r.held()).toBe(0);
@@ -115,6 +123,31 @@ describe('clientsFirst', () => {
     stop();
     stop();
     expect(stopped).toBe(1);
+  });
+
+  it('waits for a first client that came past firstClientMs, up to FIRST_CONNECTION_HOLD_MS after it came', async () => {
+    const s = await listening();
+    const port = (s.address() as { port: number }).port;
+    let told = 0;
+    cleanups.push(
+      clientsFirst(port, { hold: recorder().hold, firstClientMs: 150, onFirstClientGone: () => told++ }),
+    );
+    const c = await dial(port);
+    await sleep(300);
+    expect(told).toBe(0);
+    await closed(c);
+    await sleep(20);
+    expect(told).toBe(1);
+
+    let bounded = 0;
+    cleanups.push(
+      clientsFirst(port, { hold: recorder().hold, firstClientMs: 50, onFirstClientGone: () => bounded++ }),
+    );
+    await dial(port);
+    await sleep(FIRST_CONNECTION_HOLD_MS - 300);
+    expect(bounded).toBe(0);
+    await sleep(500);
+    expect(bounded).toBe(1);
   });
 
   it('ignores connections to other ports, and stops when told', async () => {
