@@ -1,7 +1,8 @@
 // Records the start trace of machined's executable (scripts/rootfs/start-trace.ts): runs the single
 // executable as PID 1 of a PID and mount namespace, as the kernel would, under perf's page-fault
-// sampling, asks its maintenance API for Version once it listens, and keeps the order in which the start
-// first touched the executable's 64 KiB windows and koffi's addon. The root filesystem's build orders
+// sampling, asks its maintenance API for Version once it listens, waits for machined's own start that
+// follows that first client, and keeps the order in which the start first touched the executable's 64 KiB
+// windows and koffi's addon (which only machined's start loads). The root filesystem's build orders
 // stage 1's read-ahead by it. Needs root (the namespaces) and perf (`scripts/host-packages.sh trace`).
 // usage: node --import tsx scripts/start-trace.ts [--sea DIR] [--out DIR]
 import { type ChildProcess, execFile, spawn } from 'node:child_process';
@@ -126,6 +127,12 @@ async function main(): Promise<void> {
     }
     // by name: TLS refuses an IP address as the server name it sends
     await version(`localhost:${port}`);
+    // the rest of the node is loaded once the first client has gone; its start is part of the boot too
+    while (!/machined up: /.test(console)) {
+      if (perf.exitCode !== null || Date.now() > deadline + LISTEN_TIMEOUT_MS)
+        throw new Error(`machined did not start after its first client:\n${console}`);
+      await new Promise((r) => setTimeout(r, 50));
+    }
     // the namespace's init (machined) goes with unshare; perf then writes its data and exits
     for (const pid of children(perf.pid!)) process.kill(pid, 'SIGKILL');
     const code = await exited;
@@ -151,7 +158,7 @@ async function main(): Promise<void> {
       renderStartTrace(trace, [
         `The start trace of machined's executable on node ${process.version} (GNU build id ${layout.buildId}, ICU data as trimmed by scripts/sea/icu-trim.ts):`,
         'the 64 KiB windows of its virtual addresses (and other files) in the order a start of machined as PID 1,',
-        'to its first Version answer in maintenance mode, first touched them. Recorded by scripts/start-trace.ts',
+        'to its first Version answer in maintenance mode and its own start after it, first touched them. Recorded by scripts/start-trace.ts',
         '(make start-trace) from perf page-fault samples; scripts/rootfs/read-ahead.ts orders the read-ahead by it.',
         `${windows} windows (${((windows * 64) / 1024).toFixed(1)} MiB).`,
       ]),

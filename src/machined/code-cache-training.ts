@@ -11,11 +11,13 @@ const ANSWER_TIMEOUT_MS = 30_000;
 const VERSION_PATH = '/machine.MachineService/Version';
 
 /**
- * train loads what PID 1 loads, the controllers' modules too (PID 1 loads them once its API listens), then
- * serves one Version call in maintenance mode, as talosctl would ask.
+ * train loads what PID 1 loads, the rest of the node and the controllers' modules too (PID 1 loads them
+ * once its API has served its first client), then serves one Version call in maintenance mode, as
+ * talosctl would ask.
  */
 export async function train(): Promise<void> {
   await import('./node/pid1.js');
+  await import('./node/run-node.js');
   await (await import('./node/controllers.js')).loadControllers(new EventBus());
   const server = await startApiServer({
     address: '127.0.0.1:0',

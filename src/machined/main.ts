@@ -18,9 +18,9 @@ import { wrapCore } from '../cosi/state/wrap.js';
 import { setName } from '../sys/prctl.js';
 import { reboot } from '../sys/reboot.js';
 import { readBootId } from './boot-id.js';
-import { installEmergencyHandlers } from './emergency.js';
 import { applyEnvironment } from './env.js';
 import { mountEarly } from './mounts.js';
+import { guardPid1, hang, type Pid1Guard } from './pid1-guard.js';
 import type { PowerAction } from './power-action.js';
 import { powerDown } from './power-down.js';
 import { type Reaper, startReaper } from './reaper.js';
@@ -37,12 +37,10 @@ export interface MachinedOptions {
   /** prefix of the early mounts; '/' on a node */
   root?: string;
   log?: (line: string) => void;
-  /**
-   * runs once PID 1 is guarded (emergency handlers, no exit) and the state exists, still empty, before the
-   * rest of the start: where a maintenance API starts listening, so its first client does not wait for
-   * the mounts, resources and runtime (≈ 0.7 s under TCG)
-   */
-  beforeStart?: (state: State) => Promise<void>;
+  /** PID 1's guard when it was installed before machined's start (guardPid1); else startMachined installs it */
+  guard?: Pid1Guard;
+  /** the state a maintenance API already serves, listening since before machined's start; else a new one */
+  state?: State;
   /** SIGTERM → SIGKILL grace of the power-down */
   killGraceMs?: number;
   unmountAttempts?: number;
@@ -104,23 +102,18 @@ export async function startMachined(opts: MachinedOptions): Promise<Machined> {
     });
 
   // whatever happens from here on ends in reboot(2) when we are PID 1, never in an exit
-  const emergency = opts.pid1
-    ? installEmergencyHandlers({
-        log,
-        onFatal: async () => {
-          await withTimeout(
-            runShutdownHooks('reboot', emergencyHooks, { log, hookTimeoutMs: opts.hookTimeoutMs ?? 30_000 }),
-            opts.emergencyTimeoutMs ?? 30_000,
-          );
-          await finalSteps('reboot');
-          await hang(log);
-        },
-      })
-    : undefined;
+  const guard = opts.pid1 ? (opts.guard ?? guardPid1(log)) : undefined;
+  guard?.takeOver(async () => {
+    await withTimeout(
+      runShutdownHooks('reboot', emergencyHooks, { log, hookTimeoutMs: opts.hookTimeoutMs ?? 30_000 }),
+      opts.emergencyTimeoutMs ?? 30_000,
+    );
+    await finalSteps('reboot');
+    await hang(log);
+  });
+  const emergency = guard?.emergency;
 
-  if (opts.pid1) keepAlive(emergency);
-  const state = wrapCore(newInmemState({ historyMaxCapacity: 1024 }));
-  await opts.beforeStart?.(state);
+  const state = opts.state ?? wrapCore(newInmemState({ historyMaxCapacity: 1024 }));
   if (opts.pid1) {
     setName('machined');
     try {
@@ -228,28 +221,8 @@ export async function startMachined(opts: MachinedOptions): Promise<Machined> {
   };
 }
 
-/**
- * keepAlive holds PID 1's event loop open (signal listeners do not) and turns a stray process.exit from
- * any library into the emergency path: if init exits, the kernel panics.
- */
-function keepAlive(emergency: { fatal(e: unknown): void } | undefined): void {
-  setInterval(() => {}, 1 << 30);
-  process.exit = ((code?: number) => {
-    emergency?.fatal(new Error(`process.exit(${code ?? ''}) called in PID 1`));
-    return undefined as never;
-  }) as typeof process.exit;
-}
-
 /** withTimeout bounds a cleanup step; a step that hangs must not keep the machine from rebooting. */
 async function withTimeout(p: Promise<unknown>, ms: number): Promise<void> {
   let timer: NodeJS.Timeout | undefined;
   await Promise.race([p, new Promise((r) => (timer = setTimeout(r, ms)))]).finally(() => clearTimeout(timer));
-}
-
-/** hang is where PID 1 waits when reboot(2) itself failed: exiting would panic the kernel. */
-function hang(log: (l: string) => void): Promise<never> {
-  log('reboot(2) returned: waiting for a signal');
-  return new Promise<never>(() => {
-    setInterval(() => {}, 1 << 30);
-  });
 }

@@ -1,0 +1,236 @@
+// runNode: the node after startNode (start-node.ts) — machined's start, the COSI runtime with the
+// controllers that are safe here, config acquisition (state directory, else maintenance mode), the API's
+// handlers (maintenance, then mutual TLS through the apid service), and the Initialize/Boot sequences.
+// startNode loads this module only once a maintenance API it started has served its first client.
+import { randomUUID } from 'node:crypto';
+import { CONFIG_NAMESPACE, registerConfigResources } from '../../../resources/config/index.js';
+import { NETWORK_NAMESPACE, registerNetworkResources } from '../../../resources/network/index.js';
+import { BOOT_ID_ID, BootID, RUNTIME_NAMESPACE } from '../../../resources/runtime/index.js';
+import { registerSecretsResources, SECRETS_NAMESPACE } from '../../../resources/secrets/index.js';
+import { registerV1Alpha1Resources } from '../../../resources/v1alpha1/index.js';
+import type { HandlerMap } from '../../api/handlers.js';
+import { systemInfoHandlers } from '../../api/machine/index.js';
+import { parseConfig, type StatefulDeps, statefulHandlers } from '../../api/machine-stateful/index.js';
+import type { ApiServer } from '../../api/server.js';
+import type { Config } from '../../config/index.js';
+import { nextTurn } from '../../cosi/controller/index.js';
+import { registerNamespace } from '../../cosi/resource/meta/index.js';
+import { SYSTEM_CGROUP_BASE, setUpSystemCgroups } from '../cgroups.js';
+import { EventBus, newXidSource } from '../events/index.js';
+import { KERNEL_LOG } from '../logging/index.js';
+import { MACHINED_OWNER, startMachined } from '../main.js';
+import type { PowerAction } from '../power-action.js';
+import { defaultSequences, Sequencer } from '../sequencer/index.js';
+import { cgroup2Placer, Supervisor, spawnWithoutFork } from '../services/index.js';
+import { apidService } from './apid-service.js';
+import { clientIssuer } from './client-issuer.js';
+import { nodeConfigHost } from './config-host.js';
+import { persistConfig, readPersistedConfig } from './config-store.js';
+import { loadControllers } from './controllers.js';
+import { publishHostIdentity } from './host-identity.js';
+import { pumpKernelLog } from './kernel-log.js';
+import { serviceConditions } from './readiness.js';
+import type { Node, NodeOptions, NodeStart } from './start-node.js';
+import { publishMachineStatus } from './status-publisher.js';
+import { UDEVD_SERVICE, udevdService } from './udevd-service.js';
+
+/** runNode brings up machined and the node around it, adopting a maintenance API that already listens. */
+export async function runNode(start: NodeStart): Promise<Node> {
+  const { opts, out, logs, mlog } = start;
+  const container = opts.mode === 'container';
+  const initial = acquireConfig(opts, mlog.line);
+  let maintenanceServer: ApiServer | undefined = start.early?.server;
+  const machined = await startMachined({
+    pid1: !container,
+    log: mlog.line,
+    ...(start.guard ? { guard: start.guard } : {}),
+    ...(start.early ? { state: start.early.state } : {}),
+  });
+  const { state, runtime } = machined;
+
+  // container mode shares the host kernel's boot id; a fresh one per run lets a reboot be told apart
+  const bootId = container ? randomUUID() : machined.bootId;
+  if (container)
+    await state.modify(
+      BootID.new(RUNTIME_NAMESPACE, BOOT_ID_ID),
+      (r) => {
+        r.spec.bootID = bootId;
+      },
+      { owner: MACHINED_OWNER },
+    );
+
+  await registerNamespace(state, CONFIG_NAMESPACE, 'Talos node configuration.');
+  await registerNamespace(state, SECRETS_NAMESPACE, 'Resources with secret material.');
+  await registerNamespace(state, NETWORK_NAMESPACE, 'Networking resources.');
+  await registerConfigResources(state);
+  await registerSecretsResources(state);
+  await registerNetworkResources(state);
+  await registerV1Alpha1Resources(state);
+
+  const events = new EventBus();
+  const xids = newXidSource();
+  const supervisor = new Supervisor({ events, logs, log: mlog.line });
+  // as PID 1 udevd comes up with the Initialize sequence, before any config (a container has no udev);
+  // it and udevadm start without forking machined, their exits delivered by machined's reaper
+  const udevd = container ? undefined : udevdService({ cgroups: cgroup2Placer(), spawn: spawnWithoutFork });
+  if (udevd) supervisor.load(udevd);
+  const sequencer = new Sequencer({
+    events,
+    sequences: defaultSequences({ services: supervisor, earlyServices: udevd ? [UDEVD_SERVICE] : [] }),
+    log: mlog.line,
+  });
+
+  // feeds that run for the node's life: status changes onto the bus, the kernel log into its ring (from
+  // when the controllers start: the kernel keeps its records until then, and reading its boot backlog
+  // record by record held the maintenance API back)
+  const stopFeeds = new AbortController();
+  await publishMachineStatus(state, events, stopFeeds.signal);
+  machined.addShutdownHook({ name: 'stopFeeds', run: async () => stopFeeds.abort() });
+  // The controllers start once the maintenance API listens, or before a stored config is activated:
+  // nothing maintenance mode answers waits for their outputs, and under emulation their first runs
+  // held the API back by over a second (code runs slowest the first time).
+  let controllersStarted: Promise<void> | undefined;
+  const startControllers = () => {
+    controllersStarted ??= (async () => {
+      void pumpKernelLog(logs.serviceLog(KERNEL_LOG), stopFeeds.signal, mlog.line);
+      // their modules are evaluated in a turn of their own, after a client the API is holding turns for;
+      // then one registration per turn: registering them all at once held the first API connection for
+      // the whole burst
+      await nextTurn();
+      for (const c of await loadControllers(events)) {
+        await nextTurn();
+        runtime.register(c);
+      }
+      // no network controller runs yet: the host's name and addresses stand in for the node's
+      await publishHostIdentity(state);
+    })();
+    return controllersStarted;
+  };
+
+  const power = (action: PowerAction, sequence: 'reboot' | 'shutdown') => (actorId: string) => {
+    void sequencer
+      .run(sequence, { actorId, force: true })
+      .catch((e: unknown) => mlog.error(`${sequence} sequence failed: ${(e as Error).message}`))
+      .then(() => machined.shutdown(action));
+  };
+  const powerHost = { reboot: power('reboot', 'reboot'), shutdown: power('poweroff', 'shutdown') };
+
+  const host = nodeConfigHost({
+    state,
+    stateDir: opts.stateDir,
+    validationMode: container ? 'container' : 'metal',
+    ...(initial ? { initial } : {}),
+    reboot: powerHost.reboot,
+    log: mlog.line,
+  });
+  const deps: StatefulDeps = {
+    config: host,
+    events: { watch: (o) => events.watch(o), newId: () => xids.next(Date.now()) },
+    services: supervisor,
+    logs,
+    power: powerHost,
+    clients: clientIssuer(host, () => {
+      const address = start.address();
+      return [address.slice(0, address.lastIndexOf(':'))];
+    }),
+  };
+  const handlers: HandlerMap = {
+    ...systemInfoHandlers({ dependencyGraph: () => runtime.dependencyGraph() }),
+    ...statefulHandlers(deps),
+  };
+  supervisor.load(
+    apidService({
+      state,
+      address: start.address,
+      handlers,
+      ...(opts.version ? { version: opts.version } : {}),
+      onListening: (a) => {
+        out(`[machined] api: serving with mutual TLS on ${a}`);
+        opts.onApiListening?.('mutual TLS');
+      },
+    }),
+  );
+
+  machined.addShutdownHook({
+    name: 'stopServices',
+    run: async () => {
+      host.close();
+      await maintenanceServer?.close({ signal: AbortSignal.timeout(5_000) });
+      await supervisor.stopAll({});
+    },
+  });
+
+  const boot = async () => {
+    // maintenance mode answers first, then runs the Initialize sequence (device coldplug) while it
+    // waits for a config: reaching the API must not wait for udev, whose start also competed with it
+    // for the CPU; the config is only activated once Initialize is done
+    let initialized: Promise<unknown> | undefined;
+    const initialize = () => {
+      if (!initialized) {
+        initialized = (async () => {
+          // The system cgroup tree is first needed by the services this sequence starts. Made here, in a
+          // turn of its own, its ~40 cgroupfs calls (0.15 s under TCG) no longer come before the
+          // maintenance API's first answer.
+          if (!container) {
+            await nextTurn();
+            setUpSystemCgroups(SYSTEM_CGROUP_BASE, process.pid, mlog.line);
+          }
+          return sequencer.run('initialize');
+        })();
+        initialized.catch(() => {}); // awaited below; this only keeps an early failure from being unhandled
+      }
+      return initialized;
+    };
+    let cfg = host.active();
+    if (!cfg) {
+      await machined.setStage('maintenance');
+      // listening since machined's start (then waiting for these handlers), else from now
+      if (maintenanceServer) maintenanceServer.serve(handlers);
+      else maintenanceServer = await start.listenForConfig(state, handlers);
+      void initialize();
+      startControllers().catch((e: unknown) => mlog.error(`controllers: ${(e as Error).message}`));
+      cfg = await host.received;
+      await maintenanceServer?.close({ signal: AbortSignal.timeout(5_000) });
+      maintenanceServer = undefined;
+      out('[machined] maintenance mode: configuration received, leaving maintenance mode');
+      await machined.setStage('booting');
+    }
+    await Promise.all([initialize(), startControllers()]);
+    await host.activate(cfg);
+    await sequencer.run('boot');
+    // from now on readiness follows the services: every state change re-judges it
+    const judge = () => {
+      const unmetConditions = serviceConditions(supervisor.list());
+      return machined.setStage('running', { ready: unmetConditions.length === 0, unmetConditions });
+    };
+    await judge();
+    void (async () => {
+      for await (const ev of events.watch({ signal: stopFeeds.signal })) {
+        if (ev.payload.type === 'machine.ServiceStateEvent' && !supervisor.denied) await judge();
+      }
+    })().catch((e: unknown) => mlog.error(`readiness: ${(e as Error).message}`));
+    mlog.info(`node running: ${supervisor.list().length} service(s)`);
+  };
+  void boot().catch((e: unknown) => {
+    if (supervisor.denied) return; // a shutdown overtook the boot
+    mlog.error(`boot failed: ${(e as Error).message}`);
+    void machined.shutdown(container ? 'poweroff' : 'reboot');
+  });
+  return { machined, bootId, done: machined.done };
+}
+
+/** acquireConfig reads the state directory's config (storing a preload first); an invalid one means maintenance. */
+function acquireConfig(opts: NodeOptions, log: (line: string) => void): Config | undefined {
+  let text = readPersistedConfig(opts.stateDir);
+  if (text === undefined && opts.preloadConfig !== undefined) {
+    persistConfig(opts.stateDir, opts.preloadConfig);
+    text = opts.preloadConfig;
+  }
+  if (text === undefined) return undefined;
+  try {
+    return parseConfig(Buffer.from(text), opts.mode === 'container' ? 'container' : 'metal').cfg;
+  } catch (e) {
+    log(`config: the stored configuration is not valid, entering maintenance mode: ${(e as Error).message}`);
+    return undefined;
+  }
+}
