@@ -40,14 +40,20 @@ function packageVersion(): string | undefined {
   }
 }
 
+const fallbackTag = (): string => {
+  const fromPackage = packageVersion();
+  return fromPackage ? `v${fromPackage}` : 'v0.0.0-dev';
+};
+
 /** GOARCH spellings of Node's architectures, since clients compare them with Go's. */
 const GO_ARCH: Readonly<Record<string, string>> = { x64: 'amd64', arm64: 'arm64', ia32: '386', arm: 'arm' };
 
 /** keelVersion is this build's VersionInfo; `go_version` carries the runtime, Node here. */
 export function keelVersion(build: BuildInfo = stamped()): VersionInfo {
-  const fromPackage = packageVersion();
   return {
-    tag: build.tag ?? (fromPackage ? `v${fromPackage}` : 'v0.0.0-dev'),
+    // a build carries its tag: package.json is only looked for (a failing read inside the single
+    // executable, which costs PID 1 an exception on its way to the API) when running from source
+    tag: build.tag ?? fallbackTag(),
     sha: build.sha ?? 'unknown',
     built: build.built ?? '',
     go_version: `node${process.versions.node}`,
