@@ -1,5 +1,7 @@
 // Mounts cosi.resource.State over the node's state: src/cosi's own server behind the API access policy,
 // each call admitted by the gate (roles, rule table) and routed one-to-one like other envelope-less services.
+// That server's modules (resource protobufs, YAML output: ~100 modules) are loaded on the first local call,
+// or once `loadAfter` resolves: a maintenance API listens before its first client without them.
 import type {
   handleServerStreamingCall,
   handleUnaryCall,
@@ -10,7 +12,6 @@ import type {
   UntypedHandleCall,
   UntypedServiceImplementation,
 } from '@grpc/grpc-js';
-import { addStateService } from '../cosi/api/server.js';
 import type { ResourceRegistry } from '../cosi/resource/registry.js';
 import type { CoreState } from '../cosi/state/core.js';
 import { callScope, endStream, writer } from './call.js';
@@ -28,27 +29,37 @@ export interface StateMount {
   readonly closing: AbortSignal;
   /** while the node's state is still being filled: what an admitted call waits for (deferHandlers) */
   readonly ready?: () => Promise<void> | undefined;
+  /** when to load the service's implementation if no call has yet; default on the first call only */
+  readonly loadAfter?: Promise<void>;
 }
 
-/** afterReady runs `serve` now, or once the state is ready unless the call went away meanwhile. */
-function afterReady(
+type Implementation = Promise<UntypedServiceImplementation>;
+
+/**
+ * whenServable runs `serve` with the implementation of `short` once the state is ready (deferHandlers) and
+ * the implementation loaded, unless the call went away meanwhile.
+ */
+function whenServable(
   m: StateMount,
+  implementation: () => Implementation,
+  short: string,
   call: { readonly cancelled: boolean },
-  serve: () => void,
+  serve: (original: UntypedHandleCall) => void,
   fail: (err: unknown) => void,
 ): void {
-  const waiting = m.ready?.();
-  if (!waiting) {
-    serve();
-    return;
-  }
-  waiting.then(() => {
-    if (!call.cancelled) serve();
-  }, fail);
+  Promise.all([m.ready?.(), implementation()])
+    .then(([, impl]) => {
+      if (call.cancelled) return;
+      const original = impl[short];
+      if (!original) throw new ApiError('internal', `cosi.resource.State has no ${short}`);
+      serve(original);
+    })
+    .catch(fail);
 }
 
 /** captureStateService runs addStateService against a stand-in server to get its implementation. */
-function captureStateService(m: StateMount): UntypedServiceImplementation {
+async function captureStateService(m: StateMount): Implementation {
+  const { addStateService } = await import('../cosi/api/server.js');
   let captured: UntypedServiceImplementation | undefined;
   const stand = {
     addService(_def: ServiceDefinition, impl: UntypedServiceImplementation) {
@@ -87,12 +98,13 @@ function endOnClose(call: ServerWritableStream<object, object>, method: string, 
 
 /** mountState adds cosi.resource.State to `server`. */
 export function mountState(server: Server, m: StateMount): void {
-  const inner = captureStateService(m);
+  let loaded: Implementation | undefined;
+  const implementation = () => (loaded ??= captureStateService(m));
+  // a failed load fails the calls that wait for it, each with the error
+  void m.loadAfter?.then(() => implementation().catch(() => {}));
   const impl: Record<string, UntypedHandleCall> = {};
   for (const [short, def] of Object.entries(m.methods)) {
     const method = def.path;
-    const original = inner[short];
-    if (!original) throw new ApiError('internal', `cosi.resource.State has no ${short}`);
     const noLocal = { unary: unreachable(method), serverStream: unreachable(method) };
 
     if (def.responseStream) {
@@ -107,10 +119,12 @@ export function mountState(server: Server, m: StateMount): void {
         if (admitted.route.kind === 'local') {
           endOnClose(call, method, m.closing);
           // The access rule reads the caller's roles from here; it has no call of its own.
-          afterReady(
+          whenServable(
             m,
+            implementation,
+            short,
             call,
-            () =>
+            (original) =>
               callerRoles.run(admitted.caller.roles, () =>
                 (original as handleServerStreamingCall<object, object>)(call),
               ),
@@ -148,10 +162,12 @@ export function mountState(server: Server, m: StateMount): void {
         return;
       }
       if (admitted.route.kind === 'local') {
-        afterReady(
+        whenServable(
           m,
+          implementation,
+          short,
           call,
-          () =>
+          (original) =>
             callerRoles.run(admitted.caller.roles, () =>
               (original as handleUnaryCall<object, object>)(call, callback),
             ),

@@ -26,6 +26,7 @@ import {
   mintMaintenanceIdentity,
 } from './tls/maintenance.js';
 import { type PlatformInfo, type VersionInfo, versionHandler } from './version.js';
+import { warmUp } from './warm-up.js';
 
 /** The largest message either side may send, as upstream's GRPCMaxMessageSize. */
 export const MAX_MESSAGE_BYTES = 32 << 20;
@@ -188,7 +189,9 @@ async function credentialsFor(opts: StartApiServerOptions): Promise<{
 /** startApiServer binds, mounts every service and resolves once the port is listening. */
 export async function startApiServer(opts: StartApiServerOptions): Promise<ApiServer> {
   const { mode } = opts;
-  const proto = loadApiProto(opts.protoDir ? { protoDir: opts.protoDir } : {});
+  // a maintenance identity's keys are made on the thread pool: under TCG the first (OpenSSL's start with
+  // it) takes ≈ 0.1 s, which now passes while this thread loads the protos
+  const credentials = credentialsFor(opts);
   const builtIn: HandlerMap = {
     [VERSION_METHOD]: versionHandler({
       rbac: mode === 'normal',
@@ -196,8 +199,19 @@ export async function startApiServer(opts: StartApiServerOptions): Promise<ApiSe
       ...(opts.platform ? { platform: opts.platform } : {}),
     }),
   };
-  const handed = handOver(proto.services, builtIn, opts.deferHandlers ? undefined : (opts.handlers ?? {}));
-  const { tls, maintenance, forwarder } = await credentialsFor(opts);
+  let proto: ApiProto;
+  let handed: HandOver;
+  try {
+    proto = loadApiProto(opts.protoDir ? { protoDir: opts.protoDir } : {});
+    handed = handOver(proto.services, builtIn, opts.deferHandlers ? undefined : (opts.handlers ?? {}));
+  } catch (e) {
+    void credentials.then(
+      (c) => c.forwarder?.close(),
+      () => {},
+    );
+    throw e;
+  }
+  const { tls, maintenance, forwarder } = await credentials;
   const closing = new AbortController();
   const localNames = new Set<string>(opts.localNames ?? []);
   const bindAddress = opts.address ?? DEFAULT_API_ADDRESS;
@@ -228,6 +242,8 @@ export async function startApiServer(opts: StartApiServerOptions): Promise<ApiSe
     gate,
     closing: closing.signal,
     ready: () => handed.ready(firstClientGone),
+    // its modules are not needed for the first client, and are loaded after it (at once in normal mode)
+    loadAfter: firstClient,
     ...(opts.registry ? { registry: opts.registry } : {}),
   });
 
@@ -247,6 +263,11 @@ export async function startApiServer(opts: StartApiServerOptions): Promise<ApiSe
   );
   if (mode !== 'maintenance') firstClientGone();
   localNames.add(address);
+  // Version's first answer builds its types and codecs: build them while the first client is on its way
+  // (after the caller has said the API listens, which happens before this turn ends)
+  const versionDef = proto.services.get('machine.MachineService')?.Version;
+  if (mode === 'maintenance' && versionDef)
+    setImmediate(() => void warmUp(versionDef, VERSION_METHOD, builtIn[VERSION_METHOD]!));
 
   let closed: Promise<void> | undefined;
   const shutDown = (signal: AbortSignal | undefined) =>

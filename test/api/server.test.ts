@@ -1,6 +1,7 @@
 import { type Client, status } from '@grpc/grpc-js';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { unaryHandler } from '../../src/api/handlers.js';
+import { ApiProtoLoadError } from '../../src/api/proto.js';
 import { type ApiServer, bindTarget, startApiServer } from '../../src/api/server.js';
 import { keelVersion } from '../../src/api/version.js';
 import {
@@ -124,6 +125,17 @@ describe('startApiServer', () => {
     await expect(
       start({ handlers: { '/machine.MachineService/Dmesg': unaryHandler(async () => ({})) } }),
     ).rejects.toThrow(/Dmesg: is unary, the method is server-stream/);
+  });
+
+  it('fails at startup on protos it cannot load, whatever its credentials were doing meanwhile', async () => {
+    const protoDir = '/nonexistent/protos/';
+    await expect(start({ mode: 'maintenance', protoDir })).rejects.toThrow(ApiProtoLoadError);
+    // a client identity means a forwarder, closed again
+    await expect(
+      start({ protoDir, identity: { ca: pki.osCA.crt, server: pki.server, client: pki.server } }),
+    ).rejects.toThrow(ApiProtoLoadError);
+    // credentials that fail too leave no rejection unhandled: the protos' error is the one reported
+    await expect(start({ protoDir, identity: undefined })).rejects.toThrow(ApiProtoLoadError);
   });
 });
 

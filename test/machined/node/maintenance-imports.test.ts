@@ -1,6 +1,7 @@
 // What PID 1 evaluates before its maintenance API listens: the modules pid1.ts reaches through static
 // imports. The rest of the node (machined's start, koffi and the system calls, resources, services) is
-// imported once the first client has been served; a static import of it would put its evaluation back in
+// imported once the first client has been served, and so is the COSI State service's implementation
+// (resource protobufs, YAML output); a static import of either would put its evaluation back in
 // front of the first answer (≈ 0.3 s under TCG) without failing anything else.
 import { fileURLToPath } from 'node:url';
 import { build, type Metafile } from 'esbuild';
@@ -41,7 +42,7 @@ describe("the maintenance API's import path", () => {
       expect(before).toContain(f);
     // what waits for the first client
     const late = [...before].filter((f) =>
-      /^(src\/machined\/(main|power-down|reaper|mounts)\.ts|src\/machined\/node\/run-node\.ts|src\/machined\/(sequencer|services)\/|resources\/|node_modules\/koffi\/)/.test(
+      /^(src\/machined\/(main|power-down|reaper|mounts)\.ts|src\/machined\/node\/run-node\.ts|src\/machined\/(sequencer|services)\/|resources\/|node_modules\/(koffi|yaml)\/|src\/cosi\/api\/server\.ts)/.test(
         f,
       ),
     );
@@ -50,7 +51,8 @@ describe("the maintenance API's import path", () => {
       'src/sys/kmsg.ts',
       'src/sys/internal/fs-error.ts',
     ]);
-    // and the whole node is still in the bundle, behind the dynamic import
+    // and the whole node is still in the bundle, behind dynamic imports
     expect(Object.keys(metafile.inputs)).toContain('src/machined/node/run-node.ts');
+    expect(Object.keys(metafile.inputs)).toContain('src/cosi/api/server.ts');
   }, 60_000);
 });
