@@ -13,7 +13,7 @@
 // mid-call held the answer's last frames back.
 import { subscribe, unsubscribe } from 'node:diagnostics_channel';
 import type { Socket } from 'node:net';
-import { holdTurns } from '../cosi/controller/index.js';
+import { holdTurns } from '../cosi/controller/turns.js';
 
 /** how long one connection may hold the turns: a handshake and a call, with room for a slow machine */
 export const CONNECTION_HOLD_MS = 1_000;

@@ -1,16 +1,13 @@
 // The access policy in front of the node's COSI state over the API: reads only, of registered types in
 // registered namespaces, and sensitive types only for os:admin.
-import { AsyncLocalStorage } from 'node:async_hooks';
 import type { ResourceDefinitionSpec } from '../cosi/resource/definition.js';
 import { NamespaceType, ResourceDefinitionType } from '../cosi/resource/meta/index.js';
 import type { CoreState } from '../cosi/state/core.js';
 import { isNotFound } from '../cosi/state/errors.js';
 import { type FilterRule, isReadonlyVerb } from '../cosi/state/filter.js';
 import { Role } from '../pki/index.js';
+import { callerRoles } from './caller-roles.js';
 import { ApiError } from './errors.js';
-
-/** callerRoles carries the roles of the call being served into the state rule, which has no call of its own. */
-export const callerRoles = new AsyncLocalStorage<ReadonlySet<string>>();
 
 const META = 'meta';
 

@@ -1,7 +1,8 @@
 // Mounts cosi.resource.State over the node's state: src/cosi's own server behind the API access policy,
 // each call admitted by the gate (roles, rule table) and routed one-to-one like other envelope-less services.
-// That server's modules (resource protobufs, YAML output: ~100 modules) are loaded on the first local call,
-// or once `loadAfter` resolves: a maintenance API listens before its first client without them.
+// That server's modules and the access rule's (resource protobufs and definitions, YAML output: about
+// 120) are loaded on the first local call, or once `loadAfter` resolves: a maintenance API listens before
+// its first client without them.
 import type {
   handleServerStreamingCall,
   handleUnaryCall,
@@ -15,7 +16,7 @@ import type {
 import type { ResourceRegistry } from '../cosi/resource/registry.js';
 import type { CoreState } from '../cosi/state/core.js';
 import { callScope, endStream, writer } from './call.js';
-import { accessPolicy, callerRoles } from './cosi-access.js';
+import { callerRoles } from './caller-roles.js';
 import { ApiError, toServerError } from './errors.js';
 import type { Admitted, Gate } from './gate.js';
 import type { ServiceMethods } from './proto.js';
@@ -59,7 +60,10 @@ function whenServable(
 
 /** captureStateService runs addStateService against a stand-in server to get its implementation. */
 async function captureStateService(m: StateMount): Implementation {
-  const { addStateService } = await import('../cosi/api/server.js');
+  const [{ addStateService }, { accessPolicy }] = await Promise.all([
+    import('../cosi/api/server.js'),
+    import('./cosi-access.js'),
+  ]);
   let captured: UntypedServiceImplementation | undefined;
   const stand = {
     addService(_def: ServiceDefinition, impl: UntypedServiceImplementation) {

@@ -42,7 +42,7 @@ describe("the maintenance API's import path", () => {
       expect(before).toContain(f);
     // what waits for the first client
     const late = [...before].filter((f) =>
-      /^(src\/machined\/(main|power-down|reaper|mounts)\.ts|src\/machined\/node\/run-node\.ts|src\/machined\/(sequencer|services)\/|resources\/|node_modules\/(koffi|yaml)\/|src\/cosi\/api\/server\.ts)/.test(
+      /^(src\/machined\/(main|power-down|reaper|mounts)\.ts|src\/machined\/node\/run-node\.ts|src\/machined\/(sequencer|services)\/|resources\/|node_modules\/(koffi|yaml)\/|src\/cosi\/api\/server\.ts|src\/api\/cosi-access\.ts|src\/cosi\/controller\/runtime\.ts)/.test(
         f,
       ),
     );
