@@ -12,14 +12,13 @@ import {
 } from '../../resources/runtime/machine-status.js';
 import { Runtime } from '../cosi/controller/runtime.js';
 import { registerDefault, registerNamespace } from '../cosi/resource/meta/index.js';
-import { newInmemState } from '../cosi/state/inmem/index.js';
 import type { State } from '../cosi/state/state.js';
-import { wrapCore } from '../cosi/state/wrap.js';
 import { setName } from '../sys/prctl.js';
 import { reboot } from '../sys/reboot.js';
 import { readBootId } from './boot-id.js';
 import { applyEnvironment } from './env.js';
 import { mountEarly } from './mounts.js';
+import { newNodeState } from './node-state.js';
 import { guardPid1, hang, type Pid1Guard } from './pid1-guard.js';
 import type { PowerAction } from './power-action.js';
 import { powerDown } from './power-down.js';
@@ -113,7 +112,7 @@ export async function startMachined(opts: MachinedOptions): Promise<Machined> {
   });
   const emergency = guard?.emergency;
 
-  const state = opts.state ?? wrapCore(newInmemState({ historyMaxCapacity: 1024 }));
+  const state = opts.state ?? newNodeState();
   if (opts.pid1) {
     setName('machined');
     try {

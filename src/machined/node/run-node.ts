@@ -25,7 +25,7 @@ import { cgroup2Placer, Supervisor, spawnWithoutFork } from '../services/index.j
 import { apidService } from './apid-service.js';
 import { clientIssuer } from './client-issuer.js';
 import { nodeConfigHost } from './config-host.js';
-import { persistConfig, readPersistedConfig } from './config-store.js';
+import { persistConfig } from './config-store.js';
 import { loadControllers } from './controllers.js';
 import { publishHostIdentity } from './host-identity.js';
 import { pumpKernelLog } from './kernel-log.js';
@@ -38,7 +38,7 @@ import { UDEVD_SERVICE, udevdService } from './udevd-service.js';
 export async function runNode(start: NodeStart): Promise<Node> {
   const { opts, out, logs, mlog } = start;
   const container = opts.mode === 'container';
-  const initial = acquireConfig(opts, mlog.line);
+  const initial = acquireConfig(opts, start.stored, mlog.line);
   let maintenanceServer: ApiServer | undefined = start.early?.server;
   const machined = await startMachined({
     pid1: !container,
@@ -219,9 +219,13 @@ export async function runNode(start: NodeStart): Promise<Node> {
   return { machined, bootId, done: machined.done };
 }
 
-/** acquireConfig reads the state directory's config (storing a preload first); an invalid one means maintenance. */
-function acquireConfig(opts: NodeOptions, log: (line: string) => void): Config | undefined {
-  let text = readPersistedConfig(opts.stateDir);
+/** acquireConfig takes the stored config (storing a preload first); an invalid one means maintenance. */
+function acquireConfig(
+  opts: NodeOptions,
+  stored: string | undefined,
+  log: (line: string) => void,
+): Config | undefined {
+  let text = stored;
   if (text === undefined && opts.preloadConfig !== undefined) {
     persistConfig(opts.stateDir, opts.preloadConfig);
     text = opts.preloadConfig;

@@ -11,11 +11,10 @@
 import type { HandlerMap } from '../../api/handlers.js';
 import { type ApiServer, startApiServer } from '../../api/server.js';
 import type { VersionInfo } from '../../api/version.js';
-import { newInmemState } from '../../cosi/state/inmem/index.js';
 import type { State } from '../../cosi/state/state.js';
-import { wrapCore } from '../../cosi/state/wrap.js';
 import { LoggingManager, MACHINED_LOG, machinedLogger } from '../logging/index.js';
 import type { Machined } from '../main.js';
+import { newNodeState } from '../node-state.js';
 import { guardPid1, type Pid1Guard } from '../pid1-guard.js';
 import type { PowerAction } from '../power-action.js';
 import { readPersistedConfig } from './config-store.js';
@@ -55,6 +54,8 @@ export interface NodeStart {
   readonly mlog: ReturnType<typeof machinedLogger>;
   /** PID 1's guard, installed first thing (absent in container mode) */
   readonly guard?: Pid1Guard;
+  /** the config text the state directory held when the node started */
+  readonly stored?: string;
   /** the maintenance API listening since before machined's start, and the state it serves */
   readonly early?: { readonly server: ApiServer; readonly state: State };
   /** the API's address: the configured one, then the one a maintenance API bound */
@@ -93,9 +94,10 @@ export async function startNode(opts: NodeOptions): Promise<Node> {
 
   // no config to read (an invalid one also means maintenance mode, found by runNode: its API then
   // listens once the node has started)
+  const stored = readPersistedConfig(opts.stateDir);
   let early: NodeStart['early'];
-  if (opts.preloadConfig === undefined && readPersistedConfig(opts.stateDir) === undefined) {
-    const state = wrapCore(newInmemState({ historyMaxCapacity: 1024 }));
+  if (opts.preloadConfig === undefined && stored === undefined) {
+    const state = newNodeState();
     early = { server: await listenForConfig(state, 'later'), state };
     await early.server.firstClient;
   }
@@ -108,6 +110,7 @@ export async function startNode(opts: NodeOptions): Promise<Node> {
       mlog,
       ...(guard ? { guard } : {}),
       ...(early ? { early } : {}),
+      ...(stored !== undefined ? { stored } : {}),
       address: () => address,
       listenForConfig,
     });
