@@ -190,7 +190,7 @@ async function credentialsFor(opts: StartApiServerOptions): Promise<{
 export async function startApiServer(opts: StartApiServerOptions): Promise<ApiServer> {
   const { mode } = opts;
   // a maintenance identity's keys are made on the thread pool: under TCG the first (OpenSSL's start with
-  // it) takes ≈ 0.1 s, which now passes while this thread loads the protos
+  // it) takes ≈ 0.15 s, which now passes while this thread loads the protos
   const credentials = credentialsFor(opts);
   const builtIn: HandlerMap = {
     [VERSION_METHOD]: versionHandler({
