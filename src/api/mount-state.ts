@@ -132,7 +132,8 @@ export function mountState(server: Server, m: StateMount): void {
               callerRoles.run(admitted.caller.roles, () =>
                 (original as handleServerStreamingCall<object, object>)(call),
               ),
-            // the wait fails only when the server closes, and endOnClose has ended the stream then
+            // a failed load ends the stream with its error; a wait refused because the server closes
+            // does not: endOnClose has ended the stream then
             (err) => {
               if (!m.closing.aborted) call.emit('error', toServerError(err, method));
             },
