@@ -36,6 +36,7 @@ import {
 } from '../src/cosi/api/proto.js';
 import { KOFFI_NODE_PATH } from './lib/image-layout.js';
 import { asciiPlugin, assertAscii } from './sea/ascii.js';
+import { grpcServerFirstPlugin } from './sea/grpc-server-first.js';
 import { type IcuTrimReport, KEPT_LOCALES, trimNodeIcu } from './sea/icu-trim.js';
 import { pluralTable } from './sea/plurals.js';
 
@@ -372,6 +373,7 @@ export async function bundle(outFile: string, info: BuildInfo): Promise<void> {
       protoPlugin,
       pluralPlugin,
       grpcNetPlugin,
+      grpcServerFirstPlugin,
       longPlugin,
       asciiPlugin([/[\\/]node_modules[\\/]pluralize[\\/]pluralize\.js$/]),
     ],
