@@ -5,8 +5,9 @@
 // client side at load for things a server never does (channelz's admin service and client, ORCA's
 // out-of-band client), so those requires are made on first use too. The exports and their values are the
 // package's (test/scripts/sea-grpc.test.ts).
+import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import type { Plugin } from 'esbuild';
 
 const require = createRequire(import.meta.url);
@@ -109,13 +110,13 @@ export const grpcServerFirstPlugin: Plugin = {
         .map((f) => f.replace('.', '\\.'))
         .join('|')})$`,
     );
-    b.onLoad({ filter: lazyFiles }, async (args) => {
-      const file = args.path.slice(args.path.lastIndexOf('/') + 1);
-      const { readFile } = await import('node:fs/promises');
-      return {
-        loader: 'js',
-        contents: deferRequires(await readFile(args.path, 'utf8'), LAZY_REQUIRES[file] ?? [], args.path),
-      };
-    });
+    b.onLoad({ filter: lazyFiles }, async (args) => ({
+      loader: 'js',
+      contents: deferRequires(
+        await readFile(args.path, 'utf8'),
+        LAZY_REQUIRES[basename(args.path)] ?? [],
+        args.path,
+      ),
+    }));
   },
 };
