@@ -31,7 +31,7 @@ const join = (path: string, key: string) => (path === '' ? key : `${path}.${key}
 
 function fail(
   ctx: WalkContext,
-  code: 'type' | 'unknown-field',
+  code: 'yaml' | 'type' | 'unknown-field',
   path: string,
   node: Node | null,
   msg: string,
@@ -42,7 +42,13 @@ function fail(
 /** walk returns the value of `node` shaped by `schema`, or undefined for null or a reported error. */
 export function walk(raw: unknown, schema: Schema, path: string, ctx: WalkContext): unknown {
   let node = raw as Node | null;
-  if (isAlias(node)) node = node.resolve(ctx.yaml) ?? null;
+  if (isAlias(node)) {
+    const target = node.resolve(ctx.yaml);
+    // yaml.v3 rejects an alias to an anchor that is not (yet) defined; so does Keel
+    if (target === undefined)
+      return fail(ctx, 'yaml', path, node, `unknown anchor ${JSON.stringify(node.source)}`);
+    node = target;
+  }
   if (node === null || node === undefined) return undefined;
   if (isScalar(node) && node.value === null) return undefined;
   const line = lineAt(ctx.counter, node);
@@ -55,7 +61,7 @@ export function walk(raw: unknown, schema: Schema, path: string, ctx: WalkContex
   }
   switch (schema.kind) {
     case 'any':
-      return node.toJS(ctx.yaml);
+      return unstructuredValue(node, path, ctx);
     case 'string':
       if (!isScalar(node)) return fail(ctx, 'type', path, node, 'expected a string');
       return typeof node.value === 'string' ? node.value : sourceOf(node);
@@ -104,6 +110,16 @@ export function walk(raw: unknown, schema: Schema, path: string, ctx: WalkContex
       }
       return out;
     }
+  }
+}
+
+/** unstructuredValue converts a free-form subtree; the yaml library throws on bad or excessive aliases inside it. */
+function unstructuredValue(node: Node, path: string, ctx: WalkContext): unknown {
+  try {
+    return node.toJS(ctx.yaml);
+  } catch (e) {
+    if (!(e instanceof ReferenceError)) throw e;
+    return fail(ctx, 'yaml', path, node, e.message.split('\n')[0]!);
   }
 }
 
