@@ -8,7 +8,14 @@ export interface FlagSpec {
   readonly default?: string | boolean;
   /** lists split each value on commas, as cobra's StringSlice does */
   readonly commas?: boolean;
+  /** what the flag does: --help prints it, so every declared flag is documented where it is parsed */
+  readonly usage: string;
+  /** the value's type as --help names it, when the text stands for a Go duration or an integer */
+  readonly type?: 'duration' | 'int';
 }
+
+/** Flags are a command's declarations, by long name; the parser and --help both read them. */
+export type Flags = Readonly<Record<string, FlagSpec>>;
 
 export type FlagValue = string | boolean | string[];
 
@@ -26,7 +33,7 @@ export class UsageError extends Error {
 }
 
 /** parseArgs reads argv against the declared flags; anything undeclared is a UsageError. */
-export function parseArgs(argv: readonly string[], spec: Readonly<Record<string, FlagSpec>>): ParsedArgs {
+export function parseArgs(argv: readonly string[], spec: Flags): ParsedArgs {
   const flags = new Map<string, FlagValue>();
   for (const [name, f] of Object.entries(spec)) {
     if (f.kind === 'list') flags.set(name, []);

@@ -3,92 +3,63 @@
 import { pathToFileURL } from 'node:url';
 import { ConfigErrors } from '../config/index.js';
 import { ResolveTypeError } from '../cosi/resource/meta/index.js';
-import { UsageError } from './args.js';
+import { bool, parseArgs, UsageError } from './args.js';
 import { ClientError } from './client/index.js';
-import { applyConfigUsage, runApplyConfig } from './commands/apply-config.js';
-import { configUsage, runConfig } from './commands/config.js';
-import { cpUsage, runCp } from './commands/cp.js';
-import { dmesgUsage, runDmesg } from './commands/dmesg.js';
-import { eventsUsage, runEvents } from './commands/events.js';
-import { genConfigUsage, runGenConfig } from './commands/gen-config.js';
-import { genSecretsUsage, runGenSecrets } from './commands/gen-secrets.js';
-import { getUsage, runGet } from './commands/get.js';
-import { healthUsage, runHealth } from './commands/health.js';
-import { inspectUsage, runInspect } from './commands/inspect.js';
-import { logsUsage, runLogs } from './commands/logs.js';
-import { lsUsage, runLs } from './commands/ls.js';
-import { memoryUsage, runMemory } from './commands/memory.js';
-import { mountsUsage, runMounts } from './commands/mounts.js';
-import { processesUsage, runProcesses } from './commands/processes.js';
-import { readUsage, runRead } from './commands/read.js';
-import { rebootUsage, runReboot } from './commands/reboot.js';
-import { resetUsage, runReset } from './commands/reset.js';
-import { runServices, servicesUsage } from './commands/services.js';
-import { runShutdown, shutdownUsage } from './commands/shutdown.js';
-import { runValidate, validateUsage } from './commands/validate.js';
-import { runVersion, versionUsage } from './commands/version.js';
+import { type Command, helpFlag } from './command.js';
+import { applyConfigCommand } from './commands/apply-config.js';
+import { configCommands } from './commands/config.js';
+import { cpCommand } from './commands/cp.js';
+import { dmesgCommand } from './commands/dmesg.js';
+import { eventsCommand } from './commands/events.js';
+import { genConfigCommand } from './commands/gen-config.js';
+import { genSecretsCommand } from './commands/gen-secrets.js';
+import { getCommand } from './commands/get.js';
+import { healthCommand } from './commands/health.js';
+import { inspectDependenciesCommand } from './commands/inspect.js';
+import { logsCommand } from './commands/logs.js';
+import { lsCommand } from './commands/ls.js';
+import { memoryCommand } from './commands/memory.js';
+import { mountsCommand } from './commands/mounts.js';
+import { processesCommand } from './commands/processes.js';
+import { readCommand } from './commands/read.js';
+import { rebootCommand } from './commands/reboot.js';
+import { resetCommand } from './commands/reset.js';
+import { serviceCommand } from './commands/services.js';
+import { shutdownCommand } from './commands/shutdown.js';
+import { validateCommand } from './commands/validate.js';
+import { versionCommand } from './commands/version.js';
+import { commandHelp, groupHelp, usageText } from './help.js';
 import { consoleOutput, type Output } from './io.js';
-import { moveLeadingFlags } from './leading-flags.js';
 import { quietSNIWarning } from './quiet-warnings.js';
+import { resolve } from './resolve.js';
 
-const usage = `usage:\n${[
-  genSecretsUsage,
-  genConfigUsage.split('\n')[0] ?? '',
-  validateUsage,
-  versionUsage,
-  getUsage,
-  configUsage,
-  applyConfigUsage,
-  servicesUsage,
-  logsUsage,
-  dmesgUsage,
-  readUsage,
-  memoryUsage,
-  processesUsage,
-  mountsUsage,
-  eventsUsage,
-  lsUsage,
-  cpUsage,
-  rebootUsage,
-  shutdownUsage,
-  resetUsage,
-  healthUsage,
-  inspectUsage,
-]
-  .map((u) => `  ${u.startsWith('keelctl ') ? u : `keelctl ${u}`}`)
-  .join('\n')}
-global flags of the node commands: --talosconfig <file>, --context <name>, -e|--endpoints <ep,..>, -n|--nodes <node,..>`;
+/** Every command keelctl has: the dispatcher, --help and the tests all read this table. */
+export const commands: readonly Command[] = [
+  genSecretsCommand,
+  genConfigCommand,
+  validateCommand,
+  ...configCommands,
+  versionCommand,
+  getCommand,
+  applyConfigCommand,
+  serviceCommand,
+  logsCommand,
+  dmesgCommand,
+  readCommand,
+  memoryCommand,
+  processesCommand,
+  mountsCommand,
+  eventsCommand,
+  lsCommand,
+  cpCommand,
+  rebootCommand,
+  shutdownCommand,
+  resetCommand,
+  healthCommand,
+  inspectDependenciesCommand,
+];
 
-/** Online commands, by name; each gets the rest of the command line and the signal that Ctrl-C aborts. */
-const online: Readonly<
-  Record<string, (argv: readonly string[], io: Output, signal: AbortSignal) => Promise<number>>
-> = {
-  version: runVersion,
-  get: runGet,
-  g: runGet,
-  'apply-config': runApplyConfig,
-  apply: runApplyConfig,
-  services: runServices,
-  service: runServices,
-  logs: runLogs,
-  dmesg: runDmesg,
-  read: runRead,
-  cat: runRead,
-  memory: runMemory,
-  processes: runProcesses,
-  ps: runProcesses,
-  mounts: runMounts,
-  events: runEvents,
-  ls: runLs,
-  list: runLs,
-  cp: runCp,
-  copy: runCp,
-  reboot: runReboot,
-  shutdown: runShutdown,
-  reset: runReset,
-  health: runHealth,
-  inspect: runInspect,
-};
+const isHelp = (a: string) => a === '-h' || a === '--help';
 
 /** main runs one command and returns its exit code: 0 success, 1 failure (as talosctl). */
 export async function main(
@@ -96,27 +67,51 @@ export async function main(
   io: Output = consoleOutput,
   signal: AbortSignal = new AbortController().signal,
 ): Promise<number> {
-  argv = moveLeadingFlags(argv);
-  const [cmd, sub, ...rest] = argv;
+  const found = resolve(argv, commands);
+  // a usage error shows the usage of what was asked for: the command's, else the list of commands
+  let usage = groupHelp(commands);
   try {
-    const command = cmd === undefined ? undefined : online[cmd];
-    if (command) return await command(argv.slice(1), io, signal);
-    if (cmd === 'config') return runConfig(argv.slice(1), io);
-    if (cmd === 'gen' && sub === 'secrets') return await runGenSecrets(rest, io);
-    if (cmd === 'gen' && sub === 'config') return await runGenConfig(rest, io);
-    if (cmd === 'validate') return runValidate(argv.slice(1), io);
-    if (cmd === 'help' || cmd === '--help' || cmd === '-h' || cmd === undefined) {
-      io.out(usage);
-      return cmd === undefined ? 1 : 0;
+    if (found.kind === 'command') {
+      const { command } = found;
+      usage = usageText(command);
+      const args = parseArgs(found.argv, { ...command.flags, ...command.global, ...helpFlag(command) });
+      if (bool(args, 'help')) {
+        io.out(commandHelp(command));
+        return 0;
+      }
+      return await command.run(args, io, signal);
     }
-    throw new UsageError(`unknown command ${JSON.stringify([cmd, sub].filter(Boolean).join(' '))}`);
+    if (found.kind === 'group') {
+      usage = groupHelp(commands, found.group);
+      if (found.sub === undefined || found.argv.some(isHelp)) {
+        io.out(usage);
+        return 0;
+      }
+      throw new UsageError(`unknown command ${JSON.stringify(`${found.group} ${found.sub}`)}`);
+    }
+    if (found.word === 'help') return help(found.argv, io);
+    if (found.word === undefined) {
+      io.out(usage);
+      return found.argv.some(isHelp) ? 0 : 1;
+    }
+    throw new UsageError(`unknown command ${JSON.stringify(found.word)}`);
   } catch (e) {
-    if (e instanceof UsageError) io.err(`error: ${e.message}\n${usage}`);
+    if (e instanceof UsageError) io.err(`error: ${e.message}\n\n${usage}`);
     else if (e instanceof ConfigErrors || e instanceof ClientError || e instanceof ResolveTypeError)
       io.err(`error: ${e.message}`);
     else io.err(`error: ${(e as Error).stack ?? String(e)}`);
     return 1;
   }
+}
+
+/** help is `keelctl help [command]`, as cobra's help command. */
+function help(words: readonly string[], io: Output): number {
+  const found = resolve(words, commands);
+  if (found.kind === 'command') io.out(commandHelp(found.command));
+  else if (found.kind === 'group') io.out(groupHelp(commands, found.group));
+  else if (found.word === undefined) io.out(groupHelp(commands));
+  else throw new UsageError(`unknown help topic ${JSON.stringify(found.word)}`);
+  return 0;
 }
 
 // run only as the entry point, so tests can import main()

@@ -2,11 +2,11 @@ import { describe, expect, it } from 'vitest';
 import { bool, parseArgs, str, strs, UsageError } from '../../src/cli/args.js';
 
 const spec = {
-  config: { kind: 'string', short: 'c' },
-  strict: { kind: 'bool' },
-  sans: { kind: 'list', commas: true },
-  patch: { kind: 'list' },
-  output: { kind: 'string', short: 'o', default: '.' },
+  config: { kind: 'string', short: 'c', usage: 'the config' },
+  strict: { kind: 'bool', usage: 'be strict' },
+  sans: { kind: 'list', commas: true, usage: 'extra SANs' },
+  patch: { kind: 'list', usage: 'patches' },
+  output: { kind: 'string', short: 'o', default: '.', usage: 'where to write' },
 } as const;
 
 describe('parseArgs', () => {

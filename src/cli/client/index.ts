@@ -23,6 +23,7 @@ export {
 export { type DecodedEvent, decodeEvent, MACHINE_STAGES, type WireEvent } from './event-payload.js';
 export { type PerNode, streamEach, unaryEach } from './fan-out.js';
 export {
+  configFlags,
   globalFlags,
   insecureFlag,
   NO_NODES,

@@ -1,6 +1,6 @@
 // A command's view of the cluster: which endpoint to dial, with which credentials, and which nodes to target,
 // from the global flags and the talosconfig (or, with --insecure, from -n alone).
-import type { FlagSpec, ParsedArgs } from '../args.js';
+import type { Flags, ParsedArgs } from '../args.js';
 import { str, strs } from '../args.js';
 import { type Connection, connect, type Route } from './connection.js';
 import { insecureTLS, mutualTLS } from './credentials.js';
@@ -8,16 +8,36 @@ import { endpointAddress } from './endpoint.js';
 import { ClientError } from './errors.js';
 import { currentContext, readTalosconfig, talosconfigPath } from './talosconfig.js';
 
+/** The flags that pick the client config, taken by every command that reads it (`config` too). */
+export const configFlags: Flags = {
+  talosconfig: {
+    kind: 'string',
+    usage:
+      "the path to the client configuration file; defaults to $KEELCONFIG, $TALOSCONFIG, '~/.keel/config' if it exists, then '~/.talos/config'",
+  },
+  context: { kind: 'string', usage: 'context to be used in command' },
+};
+
 /** The flags every API command takes, as talosctl's persistent flags. */
-export const globalFlags: Readonly<Record<string, FlagSpec>> = {
-  talosconfig: { kind: 'string' },
-  context: { kind: 'string' },
-  endpoints: { kind: 'list', short: 'e', commas: true },
-  nodes: { kind: 'list', short: 'n', commas: true },
+export const globalFlags: Flags = {
+  ...configFlags,
+  endpoints: {
+    kind: 'list',
+    short: 'e',
+    commas: true,
+    usage: 'override default endpoints in the client configuration',
+  },
+  nodes: { kind: 'list', short: 'n', commas: true, usage: 'target the specified nodes' },
 };
 
 /** The maintenance-mode switch of the commands that accept it. */
-export const insecureFlag: Readonly<Record<string, FlagSpec>> = { insecure: { kind: 'bool', short: 'i' } };
+export const insecureFlag: Flags = {
+  insecure: {
+    kind: 'bool',
+    short: 'i',
+    usage: 'use the maintenance mode API: TLS without a client certificate, the first node named by -n',
+  },
+};
 
 export interface Session {
   readonly conn: Connection;

@@ -1,13 +1,12 @@
 // `keelctl apply-config -f <file>`: send a machine config (patched locally first) to every node and print the
 // mode each node applied it in, as talosctl does (warnings and mode details on stderr).
 import { applyPatches, decode, encode } from '../../config/index.js';
-import { bool, parseArgs, str, strs, UsageError } from '../args.js';
+import { bool, type ParsedArgs, str, strs, UsageError } from '../args.js';
 import { globalFlags, insecureFlag, joinErrors, unaryEach, withSession } from '../client/index.js';
+import type { Command } from '../command.js';
 import { type Output, readInput } from '../io.js';
+import { parseGoDuration } from '../parse-duration.js';
 import { loadPatches } from '../patches.js';
-
-export const applyConfigUsage =
-  'apply-config -f <file> [--mode auto|no-reboot|reboot|staged|try] [--dry-run] [--config-patch <p>] [-i]';
 
 /** The --mode words and their ApplyConfigurationRequest.Mode names. */
 const MODES: Readonly<Record<string, string>> = {
@@ -18,39 +17,42 @@ const MODES: Readonly<Record<string, string>> = {
   try: 'TRY',
 };
 
-/** parseGoDuration reads the `--timeout` forms people use ("1m", "30s", "1m30s") into seconds. */
-export function parseGoDuration(text: string): number {
-  const re = /(\d+(?:\.\d+)?)(h|ms|m|s)/gy;
-  const unit: Record<string, number> = { h: 3600, m: 60, s: 1, ms: 0.001 };
-  let total = 0;
-  let end = 0;
-  for (const m of text.matchAll(re)) {
-    total += Number(m[1]) * unit[m[2]!]!;
-    end = m.index + m[0].length;
-  }
-  if (text === '' || end !== text.length) throw new UsageError(`invalid duration ${JSON.stringify(text)}`);
-  return total;
-}
+export const applyConfigCommand: Command = {
+  name: 'apply-config',
+  aliases: ['apply'],
+  summary: 'Apply a new configuration to a node',
+  flags: {
+    ...insecureFlag,
+    file: { kind: 'string', short: 'f', usage: 'the filename of the updated configuration' },
+    mode: {
+      kind: 'string',
+      short: 'm',
+      default: 'auto',
+      usage: `apply config mode: ${Object.keys(MODES).join(', ')}`,
+    },
+    'dry-run': { kind: 'bool', usage: 'check how the config change will be applied in dry-run mode' },
+    timeout: {
+      kind: 'string',
+      type: 'duration',
+      default: '1m',
+      usage: 'the config will be rolled back after the specified timeout (if try mode is selected)',
+    },
+    'config-patch': {
+      kind: 'list',
+      short: 'p',
+      usage: 'the list of config patches to apply to the local config file before sending it to the node',
+    },
+  },
+  global: globalFlags,
+  run: runApplyConfig,
+};
 
 interface ApplyMessage extends Record<string, unknown> {
   warnings?: string[];
   mode_details?: string;
 }
 
-export async function runApplyConfig(
-  argv: readonly string[],
-  io: Output,
-  signal: AbortSignal,
-): Promise<number> {
-  const args = parseArgs(argv, {
-    ...globalFlags,
-    ...insecureFlag,
-    file: { kind: 'string', short: 'f' },
-    mode: { kind: 'string', short: 'm', default: 'auto' },
-    'dry-run': { kind: 'bool' },
-    timeout: { kind: 'string', default: '1m' },
-    'config-patch': { kind: 'list', short: 'p' },
-  });
+async function runApplyConfig(args: ParsedArgs, io: Output, signal: AbortSignal): Promise<number> {
   const file = str(args, 'file');
   if (!file) throw new UsageError('no filename supplied for configuration: use -f');
   if (args.positional.length)

@@ -3,68 +3,115 @@ import { X509Certificate } from 'node:crypto';
 import type { Talosconfig } from '../../config/generate/talosconfig.js';
 import { decodeTalosconfig } from '../../config/generate/talosconfig.js';
 import { tabwrite } from '../../cosi/resource/output/index.js';
-import { parseArgs, str, UsageError } from '../args.js';
+import { type ParsedArgs, str, UsageError } from '../args.js';
 import {
   ClientError,
+  configFlags,
   currentContext,
   readTalosconfig,
   readTalosconfigOrEmpty,
   talosconfigPath,
   writeTalosconfig,
 } from '../client/index.js';
-import { type Output, readInput } from '../io.js';
+import type { Command } from '../command.js';
+import { readInput } from '../io.js';
 import { humanizeTime } from '../output/index.js';
 
-export const configUsage =
-  'config contexts | context <name> | merge <file> | endpoint <ep>... | node <node>... | info';
+/** The words of each `config` subcommand: contexts, context, merge, endpoint, node, info. */
+const configCommand = (
+  c: Omit<Command, 'name' | 'flags' | 'global'> & { readonly word: string },
+): Command => ({
+  name: `config ${c.word}`,
+  ...(c.aliases ? { aliases: c.aliases } : {}),
+  ...(c.args ? { args: c.args } : {}),
+  summary: c.summary,
+  flags: {},
+  global: configFlags,
+  run: c.run,
+});
 
-const flags = { talosconfig: { kind: 'string' }, context: { kind: 'string' } } as const;
+const pathOf = (args: ParsedArgs) => talosconfigPath(str(args, 'talosconfig'));
 
-/** runConfig dispatches the subcommand; `now` is injectable so `info` is testable. */
-export function runConfig(argv: readonly string[], io: Output, now: Date = new Date()): number {
-  const [sub, ...rest] = argv;
-  const args = parseArgs(rest, flags);
-  const path = talosconfigPath(str(args, 'talosconfig'));
-  const words = args.positional;
-  switch (sub) {
-    case 'contexts':
-      io.out(contextsTable(readTalosconfig(path)));
+export const configCommands: readonly Command[] = [
+  configCommand({
+    word: 'contexts',
+    summary: 'List defined contexts',
+    run: (args, io) => {
+      noArguments(args, 'config contexts');
+      io.out(contextsTable(readTalosconfig(pathOf(args))));
       return 0;
-    case 'context': {
+    },
+  }),
+  configCommand({
+    word: 'context',
+    args: '<context>',
+    summary: 'Set the current context',
+    run: (args) => {
+      const words = args.positional;
       if (words.length !== 1) throw new UsageError('config context takes exactly one context name');
+      const path = pathOf(args);
       const cfg = readTalosconfig(path);
       currentContext(cfg, words[0]); // must exist
       writeTalosconfig(path, { ...cfg, context: words[0]! });
       return 0;
-    }
-    case 'merge': {
+    },
+  }),
+  configCommand({
+    word: 'merge',
+    args: '<from>',
+    summary: 'Merge additional contexts from another client configuration file',
+    run: (args, io) => {
+      const words = args.positional;
       if (words.length !== 1) throw new UsageError('config merge takes exactly one file');
+      const path = pathOf(args);
       const incoming = decodeTalosconfig(readInput(words[0]!, 'talosconfig'));
       const { merged, renamed } = mergeTalosconfig(readTalosconfigOrEmpty(path), incoming);
       for (const [from, to] of renamed)
         io.out(`renamed talosconfig context ${JSON.stringify(from)} -> ${JSON.stringify(to)}`);
       writeTalosconfig(path, merged);
       return 0;
-    }
-    case 'endpoint':
-    case 'endpoints':
-    case 'node':
-    case 'nodes': {
-      const cfg = readTalosconfig(path);
-      const { name, context } = currentContext(cfg, str(args, 'context'));
-      const field = sub.startsWith('endpoint') ? 'endpoints' : 'nodes';
-      if (field === 'endpoints' && words.length === 0)
-        throw new UsageError('config endpoint needs at least one endpoint');
-      const updated = { ...context, [field]: [...words] };
-      writeTalosconfig(path, { ...cfg, contexts: { ...cfg.contexts, [name]: updated } });
+    },
+  }),
+  configCommand({
+    word: 'endpoint',
+    aliases: ['endpoints'],
+    args: '<endpoint>...',
+    summary: 'Set the endpoints for the current context',
+    run: (args) => setTargets(args, 'endpoints'),
+  }),
+  configCommand({
+    word: 'node',
+    aliases: ['nodes'],
+    args: '<node>...',
+    summary: 'Set the nodes for the current context',
+    run: (args) => setTargets(args, 'nodes'),
+  }),
+  configCommand({
+    word: 'info',
+    summary: 'Show information about the current context',
+    run: (args, io) => {
+      noArguments(args, 'config info');
+      io.out(configInfo(readTalosconfig(pathOf(args)), str(args, 'context'), new Date()));
       return 0;
-    }
-    case 'info':
-      io.out(configInfo(readTalosconfig(path), str(args, 'context'), now));
-      return 0;
-    default:
-      throw new UsageError(`unknown config subcommand ${JSON.stringify(sub ?? '')}: ${configUsage}`);
-  }
+    },
+  }),
+];
+
+function noArguments(args: ParsedArgs, what: string): void {
+  if (args.positional.length) throw new UsageError(`${what} takes no arguments`);
+}
+
+/** setTargets replaces the current context's endpoints or nodes; a context needs at least one endpoint. */
+function setTargets(args: ParsedArgs, field: 'endpoints' | 'nodes'): number {
+  const path = pathOf(args);
+  const words = args.positional;
+  const cfg = readTalosconfig(path);
+  const { name, context } = currentContext(cfg, str(args, 'context'));
+  if (field === 'endpoints' && words.length === 0)
+    throw new UsageError('config endpoint needs at least one endpoint');
+  const updated = { ...context, [field]: [...words] };
+  writeTalosconfig(path, { ...cfg, contexts: { ...cfg.contexts, [name]: updated } });
+  return 0;
 }
 
 /** contextsTable is talosctl's `config contexts`: sorted names, `*` on the current one. */

@@ -2,14 +2,22 @@
 // extracted here (or written as is to stdout with `-`).
 import { gunzipSync } from 'node:zlib';
 import { extractTar } from '../archive/index.js';
-import { parseArgs, UsageError } from '../args.js';
+import { type ParsedArgs, UsageError } from '../args.js';
 import { type ClientError, globalFlags, joinErrors, streamEach, withSession } from '../client/index.js';
+import type { Command } from '../command.js';
 import { type Output, writeRaw } from '../io.js';
 
-export const cpUsage = 'cp <src-path> <local-path|->';
+export const cpCommand: Command = {
+  name: 'cp',
+  aliases: ['copy'],
+  args: '<src-path> <local-path|->',
+  summary: 'Copy data out from the node',
+  flags: {},
+  global: globalFlags,
+  run: runCp,
+};
 
-export async function runCp(argv: readonly string[], io: Output, signal: AbortSignal): Promise<number> {
-  const args = parseArgs(argv, globalFlags);
+async function runCp(args: ParsedArgs, io: Output, signal: AbortSignal): Promise<number> {
   const [src, dst, ...extra] = args.positional;
   if (!src || !dst || extra.length)
     throw new UsageError('cp takes a source path on the node and a local path or -');

@@ -1,16 +1,24 @@
 // `keelctl dmesg [-f] [--tail]`: the kernel log of every node, each chunk prefixed with its node.
-import { bool, parseArgs, UsageError } from '../args.js';
+import { bool, type ParsedArgs, UsageError } from '../args.js';
 import { type ClientError, globalFlags, joinErrors, streamEach, withSession } from '../client/index.js';
+import type { Command } from '../command.js';
 import { type Output, writeRaw } from '../io.js';
 
-export const dmesgUsage = 'dmesg [-f|--follow] [--tail]';
+export const dmesgCommand: Command = {
+  name: 'dmesg',
+  summary: 'Retrieve kernel logs',
+  flags: {
+    follow: { kind: 'bool', short: 'f', usage: 'specify if the kernel log should be streamed' },
+    tail: {
+      kind: 'bool',
+      usage: 'specify if only new messages should be sent (makes sense only when combined with --follow)',
+    },
+  },
+  global: globalFlags,
+  run: runDmesg,
+};
 
-export async function runDmesg(argv: readonly string[], io: Output, signal: AbortSignal): Promise<number> {
-  const args = parseArgs(argv, {
-    ...globalFlags,
-    follow: { kind: 'bool', short: 'f' },
-    tail: { kind: 'bool' },
-  });
+async function runDmesg(args: ParsedArgs, io: Output, signal: AbortSignal): Promise<number> {
   if (args.positional.length) throw new UsageError('dmesg takes no arguments');
   const errors: ClientError[] = [];
   await withSession(args, {}, async (s) => {

@@ -1,7 +1,7 @@
 // `keelctl events [--tail N] [--since ID] [--duration D] [--actor-id ID]`: the machine event stream, two lines
 // per event (node, id, type; actor, source, message) under one header, as talosctl prints it.
 import { tabwrite } from '../../cosi/resource/output/index.js';
-import { parseArgs, str, UsageError } from '../args.js';
+import { type ParsedArgs, str, UsageError } from '../args.js';
 import {
   type ClientError,
   decodeEvent,
@@ -11,10 +11,9 @@ import {
   type WireEvent,
   withSession,
 } from '../client/index.js';
+import type { Command } from '../command.js';
 import type { Output } from '../io.js';
-import { parseGoDuration } from './apply-config.js';
-
-export const eventsUsage = 'events [--tail N] [--since ID] [--duration D] [--actor-id ID]';
+import { parseGoDuration } from '../parse-duration.js';
 
 export const EVENTS_HEADER = 'NODE\tID\tEVENT\tACTOR\tSOURCE\tMESSAGE';
 
@@ -22,14 +21,34 @@ export const EVENTS_HEADER = 'NODE\tID\tEVENT\tACTOR\tSOURCE\tMESSAGE';
 export const eventLines = (node: string, e: NonNullable<ReturnType<typeof decodeEvent>>): string =>
   `${node}\t${e.id}\t${e.typeUrl}\n${e.actorId}\t${e.source}\t${e.message}\n`;
 
-export async function runEvents(argv: readonly string[], io: Output, signal: AbortSignal): Promise<number> {
-  const args = parseArgs(argv, {
-    ...globalFlags,
-    tail: { kind: 'string', default: '0' },
-    since: { kind: 'string' },
-    duration: { kind: 'string' },
-    'actor-id': { kind: 'string' },
-  });
+export const eventsCommand: Command = {
+  name: 'events',
+  summary: 'Stream runtime events',
+  flags: {
+    tail: {
+      kind: 'string',
+      type: 'int',
+      default: '0',
+      usage:
+        'show specified number of past events (use -1 to show full history, default is to show no history)',
+    },
+    since: {
+      kind: 'string',
+      usage: 'show events after the specified event ID (default is to show no history)',
+    },
+    duration: {
+      kind: 'string',
+      type: 'duration',
+      usage:
+        'show events for the past duration interval (one second resolution, default is to show no history)',
+    },
+    'actor-id': { kind: 'string', usage: 'filter events by the specified actor ID (default is no filter)' },
+  },
+  global: globalFlags,
+  run: runEvents,
+};
+
+async function runEvents(args: ParsedArgs, io: Output, signal: AbortSignal): Promise<number> {
   if (args.positional.length) throw new UsageError('events takes no arguments');
   const tail = Number(str(args, 'tail'));
   if (!Number.isInteger(tail)) throw new UsageError(`invalid --tail ${JSON.stringify(str(args, 'tail'))}`);

@@ -12,26 +12,10 @@ import {
   newTalosconfig,
   validate,
 } from '../../config/index.js';
-import { bool, parseArgs, str, strs, UsageError } from '../args.js';
+import { bool, type ParsedArgs, str, strs, UsageError } from '../args.js';
+import type { Command } from '../command.js';
 import { type Output, readInput, refuseOverwrite, writeOutput } from '../io.js';
 import { loadPatches } from '../patches.js';
-
-export const genConfigUsage = `keelctl gen config <cluster-name> <cluster-endpoint> [flags]
-  --with-secrets <file>              use a secrets bundle from 'gen secrets' instead of minting one
-  --config-patch <patch>             patch both configs (repeatable; inline, @file or file)
-  --config-patch-control-plane <p>   patch controlplane.yaml only
-  --config-patch-worker <p>          patch worker.yaml only
-  --install-disk <dev>               disk to install to (default /dev/sda)
-  --install-image <ref>              installer image
-  --additional-sans <a,b>            extra certificate SANs
-  --kubernetes-version <v>           Kubernetes version
-  --talos-version <v>                version whose installer is referenced
-  --dns-domain <d>                   cluster DNS domain (default cluster.local)
-  --with-cluster-discovery           enable cluster discovery (default true)
-  -t, --output-types <list>          controlplane,worker,talosconfig (default all three)
-  -o, --output <path>                output directory, or the file when one type is chosen (default .)
-  --with-docs, --with-examples       accepted for talosctl compatibility; keelctl writes neither
-  --force                            overwrite existing files`;
 
 const outputTypes = ['controlplane', 'worker', 'talosconfig'] as const;
 type OutputType = (typeof outputTypes)[number];
@@ -41,25 +25,72 @@ const fileNames: Record<OutputType, string> = {
   talosconfig: 'talosconfig',
 };
 
-export async function runGenConfig(argv: readonly string[], io: Output): Promise<number> {
-  const args = parseArgs(argv, {
-    'with-secrets': { kind: 'string' },
-    'config-patch': { kind: 'list' },
-    'config-patch-control-plane': { kind: 'list' },
-    'config-patch-worker': { kind: 'list' },
-    'install-disk': { kind: 'string', default: '/dev/sda' },
-    'install-image': { kind: 'string' },
-    'additional-sans': { kind: 'list', commas: true },
-    'kubernetes-version': { kind: 'string' },
-    'talos-version': { kind: 'string' },
-    'dns-domain': { kind: 'string', default: 'cluster.local' },
-    'with-cluster-discovery': { kind: 'bool', default: true },
-    'output-types': { kind: 'list', short: 't', commas: true },
-    output: { kind: 'string', short: 'o' },
-    'with-docs': { kind: 'bool' },
-    'with-examples': { kind: 'bool' },
-    force: { kind: 'bool' },
-  });
+export const genConfigCommand: Command = {
+  name: 'gen config',
+  args: '<cluster-name> <cluster-endpoint>',
+  summary: 'Generates a set of configuration files for a cluster',
+  flags: {
+    'with-secrets': {
+      kind: 'string',
+      usage: "use a secrets bundle from 'gen secrets' instead of minting one",
+    },
+    'config-patch': {
+      kind: 'list',
+      usage: 'patch generated machineconfigs (applied to all node types), inline, @file or file',
+    },
+    'config-patch-control-plane': {
+      kind: 'list',
+      usage: "patch generated machineconfigs (applied to 'init' and 'controlplane' types)",
+    },
+    'config-patch-worker': {
+      kind: 'list',
+      usage: "patch generated machineconfigs (applied to 'worker' type)",
+    },
+    'install-disk': { kind: 'string', default: '/dev/sda', usage: 'the disk to install to' },
+    'install-image': { kind: 'string', usage: 'the image used to perform an installation' },
+    'additional-sans': {
+      kind: 'list',
+      commas: true,
+      usage: 'additional Subject-Alt-Names for the APIServer certificate',
+    },
+    'kubernetes-version': { kind: 'string', usage: 'desired kubernetes version to run' },
+    'talos-version': {
+      kind: 'string',
+      usage: 'the desired version whose installer the config references',
+    },
+    'dns-domain': {
+      kind: 'string',
+      default: 'cluster.local',
+      usage: 'the dns domain to use for cluster',
+    },
+    'with-cluster-discovery': { kind: 'bool', default: true, usage: 'enable cluster discovery feature' },
+    'output-types': {
+      kind: 'list',
+      short: 't',
+      commas: true,
+      usage: `types of outputs to be generated: ${outputTypes.join(', ')} (default all of them)`,
+    },
+    output: {
+      kind: 'string',
+      short: 'o',
+      usage:
+        'destination to output generated files: a directory, or the file when one type is chosen (default .)',
+    },
+    'with-docs': {
+      kind: 'bool',
+      usage: 'accepted for talosctl compatibility; keelctl writes configs without comments',
+    },
+    'with-examples': {
+      kind: 'bool',
+      usage: 'accepted for talosctl compatibility; keelctl writes configs without examples',
+    },
+    force: { kind: 'bool', usage: 'will overwrite existing files' },
+  },
+  global: {},
+  run: runGenConfig,
+};
+
+async function runGenConfig(args: ParsedArgs, io: Output): Promise<number> {
   const types = strs(args, 'output-types').length > 0 ? strs(args, 'output-types') : [...outputTypes];
   for (const t of types)
     if (!(outputTypes as readonly string[]).includes(t))

@@ -5,7 +5,7 @@ import { resolveTypeIn } from '../../cosi/resource/meta/index.js';
 import { type OutputEntry, renderJSON, renderTable, renderYAML } from '../../cosi/resource/output/index.js';
 import type { Resource } from '../../cosi/resource/resource.js';
 import type { StateEvent } from '../../cosi/state/events.js';
-import { bool, parseArgs, str, UsageError } from '../args.js';
+import { bool, type ParsedArgs, str, UsageError } from '../args.js';
 import {
   type ClientError,
   fromRPC,
@@ -15,21 +15,36 @@ import {
   type Session,
   withSession,
 } from '../client/index.js';
+import type { Command } from '../command.js';
 import type { Output } from '../io.js';
 import { renderWatchRow } from '../output/index.js';
-
-export const getUsage = 'get <type> [<id>] [-o table|yaml|json] [-w] [--namespace ns] [-i]';
 
 type Format = 'table' | 'yaml' | 'json';
 const FORMATS: readonly Format[] = ['table', 'yaml', 'json'];
 
-const getFlags = {
-  ...globalFlags,
-  ...insecureFlag,
-  namespace: { kind: 'string' },
-  output: { kind: 'string', short: 'o', default: 'table' },
-  watch: { kind: 'bool', short: 'w' },
-} as const;
+export const getCommand: Command = {
+  name: 'get',
+  aliases: ['g'],
+  args: '<type> [<id>]',
+  summary:
+    "Get a specific resource or list of resources (use 'keelctl get rd' to see all available resource types)",
+  flags: {
+    ...insecureFlag,
+    namespace: {
+      kind: 'string',
+      usage: 'resource namespace (default is to use default namespace per resource)',
+    },
+    output: {
+      kind: 'string',
+      short: 'o',
+      default: 'table',
+      usage: `output mode: ${FORMATS.join(', ')}`,
+    },
+    watch: { kind: 'bool', short: 'w', usage: 'watch resource changes' },
+  },
+  global: globalFlags,
+  run: runGet,
+};
 
 /** targets are the nodes asked one by one; in maintenance mode the endpoint itself, named "" as talosctl does. */
 const targets = (s: Session): readonly string[] => (s.nodes.length ? s.nodes : ['']);
@@ -37,8 +52,7 @@ const targets = (s: Session): readonly string[] => (s.nodes.length ? s.nodes : [
 /** trimmed drops the renderers' final newline, since every printed line gets one. */
 const trimmed = (text: string) => text.replace(/\n$/, '');
 
-export async function runGet(argv: readonly string[], io: Output, signal: AbortSignal): Promise<number> {
-  const args = parseArgs(argv, getFlags);
+async function runGet(args: ParsedArgs, io: Output, signal: AbortSignal): Promise<number> {
   const [typeArg, id, ...extra] = args.positional;
   if (!typeArg || extra.length) throw new UsageError('get takes a resource type and an optional id');
   const format = str(args, 'output') as Format;

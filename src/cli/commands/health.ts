@@ -1,22 +1,31 @@
 // `keelctl health`: the node runs the cluster health checks (ClusterService.HealthCheck) and streams its
 // progress, one message per line on stderr, as talosctl's default (server-side) health does.
-import { parseArgs, str, strs, UsageError } from '../args.js';
+import { type ParsedArgs, str, strs, UsageError } from '../args.js';
 import { ClientError, fromRPC, globalFlags, nodeReply, withSession } from '../client/index.js';
+import type { Command } from '../command.js';
 import type { Output } from '../io.js';
-import { parseGoDuration } from './apply-config.js';
+import { parseGoDuration } from '../parse-duration.js';
 
-export const healthUsage =
-  'health [--control-plane-nodes n,..] [--worker-nodes n,..] [--init-node n] [--wait-timeout D] [--k8s-endpoint e]';
+export const healthCommand: Command = {
+  name: 'health',
+  summary: 'Check cluster health',
+  flags: {
+    'control-plane-nodes': { kind: 'list', commas: true, usage: 'specify IPs of control plane nodes' },
+    'worker-nodes': { kind: 'list', commas: true, usage: 'specify IPs of worker nodes' },
+    'init-node': { kind: 'string', usage: 'specify IPs of init node' },
+    'wait-timeout': {
+      kind: 'string',
+      type: 'duration',
+      default: '20m',
+      usage: 'timeout to wait for the cluster to be ready',
+    },
+    'k8s-endpoint': { kind: 'string', usage: 'use endpoint instead of kubeconfig default' },
+  },
+  global: globalFlags,
+  run: runHealth,
+};
 
-export async function runHealth(argv: readonly string[], io: Output, signal: AbortSignal): Promise<number> {
-  const args = parseArgs(argv, {
-    ...globalFlags,
-    'control-plane-nodes': { kind: 'list', commas: true },
-    'worker-nodes': { kind: 'list', commas: true },
-    'init-node': { kind: 'string' },
-    'wait-timeout': { kind: 'string', default: '20m' },
-    'k8s-endpoint': { kind: 'string' },
-  });
+async function runHealth(args: ParsedArgs, io: Output, signal: AbortSignal): Promise<number> {
   if (args.positional.length) throw new UsageError('health takes no arguments');
   const seconds = parseGoDuration(str(args, 'wait-timeout')!);
   const init = str(args, 'init-node');

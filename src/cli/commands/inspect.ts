@@ -1,11 +1,18 @@
 // `keelctl inspect dependencies`: the controller runtime's controller→resource graph in Graphviz dot, as
 // talosctl draws it (controllers as boxes, resource types as notes; outputs bold or solid, weak inputs dotted).
-import { parseArgs, UsageError } from '../args.js';
+import { type ParsedArgs, UsageError } from '../args.js';
 import { globalFlags, joinErrors, unaryEach, withSession } from '../client/index.js';
+import type { Command } from '../command.js';
 import { type Output, writeRaw } from '../io.js';
 import { dotGraph } from '../output/index.js';
 
-export const inspectUsage = 'inspect dependencies';
+export const inspectDependenciesCommand: Command = {
+  name: 'inspect dependencies',
+  summary: 'Inspect controller-resource dependencies as graphviz graph',
+  flags: {},
+  global: globalFlags,
+  run: runInspect,
+};
 
 export interface DependencyEdge {
   controller_name?: string;
@@ -47,10 +54,7 @@ export function dependencyGraph(edges: readonly DependencyEdge[]): string {
   return g.write();
 }
 
-export async function runInspect(argv: readonly string[], io: Output, signal: AbortSignal): Promise<number> {
-  const [sub, ...rest] = argv;
-  if (sub !== 'dependencies') throw new UsageError(`unknown inspect subcommand ${JSON.stringify(sub ?? '')}`);
-  const args = parseArgs(rest, globalFlags);
+async function runInspect(args: ParsedArgs, io: Output, signal: AbortSignal): Promise<number> {
   if (args.positional.length) throw new UsageError('inspect dependencies takes no arguments');
   const { replies, errors } = await withSession(args, {}, (s) => {
     if (s.nodes.length > 1)

@@ -1,10 +1,27 @@
 // `keelctl logs <service> [-f] [--tail N] [-k]`: a service's log lines; with several nodes each line is
 // prefixed with its node, as talosctl does. Chunks are cut into lines per node, so nodes never interleave mid-line.
-import { bool, parseArgs, str, UsageError } from '../args.js';
+import { bool, type ParsedArgs, str, UsageError } from '../args.js';
 import { type ClientError, globalFlags, joinErrors, streamEach, withSession } from '../client/index.js';
+import type { Command } from '../command.js';
 import type { Output } from '../io.js';
 
-export const logsUsage = 'logs <service> [-f|--follow] [--tail N] [-k|--kubernetes]';
+export const logsCommand: Command = {
+  name: 'logs',
+  args: '<service>',
+  summary: 'Retrieve logs for a service',
+  flags: {
+    follow: { kind: 'bool', short: 'f', usage: 'specify if the logs should be streamed' },
+    tail: {
+      kind: 'string',
+      type: 'int',
+      default: '-1',
+      usage: 'lines of log file to display (default is to show from the beginning)',
+    },
+    kubernetes: { kind: 'bool', short: 'k', usage: 'use the k8s.io containerd namespace' },
+  },
+  global: globalFlags,
+  run: runLogs,
+};
 
 /** lineSplitter keeps each node's unfinished line until the rest of it arrives. */
 export function lineSplitter(): { push(node: string, chunk: string): string[]; flush(): [string, string][] } {
@@ -24,13 +41,7 @@ export function lineSplitter(): { push(node: string, chunk: string): string[]; f
   };
 }
 
-export async function runLogs(argv: readonly string[], io: Output, signal: AbortSignal): Promise<number> {
-  const args = parseArgs(argv, {
-    ...globalFlags,
-    follow: { kind: 'bool', short: 'f' },
-    tail: { kind: 'string', default: '-1' },
-    kubernetes: { kind: 'bool', short: 'k' },
-  });
+async function runLogs(args: ParsedArgs, io: Output, signal: AbortSignal): Promise<number> {
   const [id, ...extra] = args.positional;
   if (!id || extra.length) throw new UsageError('logs takes exactly one service id');
   const tail = Number(str(args, 'tail'));

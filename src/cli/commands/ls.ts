@@ -1,11 +1,31 @@
 // `keelctl ls [-l] [-r] [-d N] [-H] [path]`: a directory listing from every node, as talosctl's tables.
 import { tabwrite } from '../../cosi/resource/output/index.js';
-import { bool, parseArgs, str, UsageError } from '../args.js';
+import { bool, type ParsedArgs, str, UsageError } from '../args.js';
 import { type ClientError, globalFlags, joinErrors, streamEach, withSession } from '../client/index.js';
+import type { Command } from '../command.js';
 import type { Output } from '../io.js';
 import { fileMode, humanizeBytes, shortDate } from '../output/index.js';
 
-export const lsUsage = 'ls [-l|--long] [-r|--recurse] [-d|--depth N] [-H|--humanize] [path]';
+export const lsCommand: Command = {
+  name: 'list',
+  aliases: ['ls'],
+  args: '[path]',
+  summary: 'Retrieve a directory listing',
+  flags: {
+    long: { kind: 'bool', short: 'l', usage: 'display additional file details' },
+    recurse: { kind: 'bool', short: 'r', usage: 'recurse into subdirectories' },
+    depth: {
+      kind: 'string',
+      type: 'int',
+      short: 'd',
+      default: '1',
+      usage: 'maximum recursion depth',
+    },
+    humanize: { kind: 'bool', short: 'H', usage: 'humanize size and time in the output' },
+  },
+  global: globalFlags,
+  run: runLs,
+};
 
 export interface FileInfo extends Record<string, unknown> {
   name?: string;
@@ -34,14 +54,7 @@ export function longRow(node: string, f: FileInfo, humanize: boolean): string {
   ].join('\t');
 }
 
-export async function runLs(argv: readonly string[], io: Output, signal: AbortSignal): Promise<number> {
-  const args = parseArgs(argv, {
-    ...globalFlags,
-    long: { kind: 'bool', short: 'l' },
-    recurse: { kind: 'bool', short: 'r' },
-    depth: { kind: 'string', short: 'd', default: '1' },
-    humanize: { kind: 'bool', short: 'H' },
-  });
+async function runLs(args: ParsedArgs, io: Output, signal: AbortSignal): Promise<number> {
   const [root = '/', ...extra] = args.positional;
   if (extra.length) throw new UsageError('ls takes at most one path');
   let depth = Number(str(args, 'depth'));

@@ -1,10 +1,18 @@
 // `keelctl memory [-v]`: each node's memory in MiB as talosctl's table, or /proc/meminfo-style with -v.
 import { tabwrite } from '../../cosi/resource/output/index.js';
-import { bool, parseArgs, UsageError } from '../args.js';
+import { bool, type ParsedArgs, UsageError } from '../args.js';
 import { globalFlags, joinErrors, unaryEach, withSession } from '../client/index.js';
+import type { Command } from '../command.js';
 import type { Output } from '../io.js';
 
-export const memoryUsage = 'memory [-v|--verbose]';
+export const memoryCommand: Command = {
+  name: 'memory',
+  aliases: ['m', 'free'],
+  summary: 'Show memory usage',
+  flags: { verbose: { kind: 'bool', short: 'v', usage: 'display extended memory statistics' } },
+  global: globalFlags,
+  run: runMemory,
+};
 
 /** MemInfo as the wire carries it: uint64 kB values arrive as decimal strings. */
 export type MemInfo = Record<string, string | number | undefined>;
@@ -85,8 +93,7 @@ export const memoryVerbose = (node: string, m: MemInfo): string =>
     ...VERBOSE.map(([label, field, unit]) => `${label}: ${kb(m, field)}${unit ? ' kB' : ''}`),
   ].join('\n');
 
-export async function runMemory(argv: readonly string[], io: Output, signal: AbortSignal): Promise<number> {
-  const args = parseArgs(argv, { ...globalFlags, verbose: { kind: 'bool', short: 'v' } });
+async function runMemory(args: ParsedArgs, io: Output, signal: AbortSignal): Promise<number> {
   if (args.positional.length) throw new UsageError('memory takes no arguments');
   const { replies, errors } = await withSession(args, {}, (s) =>
     unaryEach<{ meminfo?: MemInfo }>(s, 'machine.MachineService', 'Memory', {}, signal),

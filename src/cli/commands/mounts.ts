@@ -1,10 +1,17 @@
 // `keelctl mounts`: each node's mounted filesystems with sizes in GB, as talosctl's table.
 import { tabwrite } from '../../cosi/resource/output/index.js';
-import { parseArgs, UsageError } from '../args.js';
+import { type ParsedArgs, UsageError } from '../args.js';
 import { globalFlags, joinErrors, unaryEach, withSession } from '../client/index.js';
+import type { Command } from '../command.js';
 import type { Output } from '../io.js';
 
-export const mountsUsage = 'mounts';
+export const mountsCommand: Command = {
+  name: 'mounts',
+  summary: 'List mounts',
+  flags: {},
+  global: globalFlags,
+  run: runMounts,
+};
 
 export interface MountStat {
   filesystem?: string;
@@ -31,8 +38,7 @@ export function mountRow(node: string, m: MountStat): string | undefined {
   ].join('\t');
 }
 
-export async function runMounts(argv: readonly string[], io: Output, signal: AbortSignal): Promise<number> {
-  const args = parseArgs(argv, globalFlags);
+async function runMounts(args: ParsedArgs, io: Output, signal: AbortSignal): Promise<number> {
   if (args.positional.length) throw new UsageError('mounts takes no arguments');
   const { replies, errors } = await withSession(args, {}, (s) =>
     unaryEach<{ stats?: MountStat[] }>(s, 'machine.MachineService', 'Mounts', {}, signal),

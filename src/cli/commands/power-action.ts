@@ -1,6 +1,6 @@
 // What reboot, shutdown and reset share: call the action on every node, then (with --wait, the default)
 // follow each node's progress to its end; without it, fire and return.
-import type { FlagSpec, ParsedArgs } from '../args.js';
+import type { Flags, ParsedArgs } from '../args.js';
 import { bool, str, UsageError } from '../args.js';
 import {
   type ClientError,
@@ -13,11 +13,20 @@ import {
   withSession,
 } from '../client/index.js';
 import type { Output } from '../io.js';
-import { parseGoDuration } from './apply-config.js';
+import { parseGoDuration } from '../parse-duration.js';
 
-export const waitFlags: Readonly<Record<string, FlagSpec>> = {
-  wait: { kind: 'bool', default: true },
-  timeout: { kind: 'string', default: '30m' },
+export const waitFlags: Flags = {
+  wait: {
+    kind: 'bool',
+    default: true,
+    usage: 'wait for the operation to complete, tracking its progress',
+  },
+  timeout: {
+    kind: 'string',
+    type: 'duration',
+    default: '30m',
+    usage: 'time to wait for the operation to complete if --wait is set',
+  },
 };
 
 export interface PowerAction {

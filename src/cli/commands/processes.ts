@@ -1,10 +1,25 @@
 // `keelctl processes [-s rss|cpu]`: each node's processes, largest first, columnized as talosctl prints them.
-import { parseArgs, str, UsageError } from '../args.js';
+import { type ParsedArgs, str, UsageError } from '../args.js';
 import { globalFlags, joinErrors, unaryEach, withSession } from '../client/index.js';
+import type { Command } from '../command.js';
 import type { Output } from '../io.js';
 import { columnize, humanizeBytes } from '../output/index.js';
 
-export const processesUsage = 'processes [-s|--sort rss|cpu]';
+export const processesCommand: Command = {
+  name: 'processes',
+  aliases: ['ps'],
+  summary: 'List running processes',
+  flags: {
+    sort: {
+      kind: 'string',
+      short: 's',
+      default: 'rss',
+      usage: 'column to sort output by: rss or cpu',
+    },
+  },
+  global: globalFlags,
+  run: runProcesses,
+};
 
 export interface ProcessInfo {
   pid?: number;
@@ -40,12 +55,7 @@ export function processLines(node: string, procs: readonly ProcessInfo[], sort: 
     );
 }
 
-export async function runProcesses(
-  argv: readonly string[],
-  io: Output,
-  signal: AbortSignal,
-): Promise<number> {
-  const args = parseArgs(argv, { ...globalFlags, sort: { kind: 'string', short: 's', default: 'rss' } });
+async function runProcesses(args: ParsedArgs, io: Output, signal: AbortSignal): Promise<number> {
   if (args.positional.length) throw new UsageError('processes takes no arguments');
   const sort = str(args, 'sort');
   if (sort !== 'rss' && sort !== 'cpu')

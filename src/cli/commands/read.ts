@@ -1,12 +1,20 @@
 // `keelctl read <path>`: a file's contents from one node, written out unchanged.
-import { parseArgs, UsageError } from '../args.js';
+import { type ParsedArgs, UsageError } from '../args.js';
 import { type ClientError, globalFlags, joinErrors, streamEach, withSession } from '../client/index.js';
+import type { Command } from '../command.js';
 import { type Output, writeRaw } from '../io.js';
 
-export const readUsage = 'read <path>';
+export const readCommand: Command = {
+  name: 'read',
+  aliases: ['cat'],
+  args: '<path>',
+  summary: 'Read a file on the machine',
+  flags: {},
+  global: globalFlags,
+  run: runRead,
+};
 
-export async function runRead(argv: readonly string[], io: Output, signal: AbortSignal): Promise<number> {
-  const args = parseArgs(argv, globalFlags);
+async function runRead(args: ParsedArgs, io: Output, signal: AbortSignal): Promise<number> {
   const [path, ...extra] = args.positional;
   if (!path || extra.length) throw new UsageError('read takes exactly one path');
   const errors: ClientError[] = [];

@@ -1,11 +1,10 @@
 // `keelctl reboot [-m default|powercycle|force] [--wait=false] [--timeout D]`: reboot the nodes and, by
 // default, wait until each is back and ready with a new boot id.
-import { parseArgs, str, UsageError } from '../args.js';
+import { type ParsedArgs, str, UsageError } from '../args.js';
 import { globalFlags } from '../client/index.js';
+import type { Command } from '../command.js';
 import type { Output } from '../io.js';
 import { runPowerAction, waitFlags } from './power-action.js';
-
-export const rebootUsage = 'reboot [-m|--mode default|powercycle|force] [--wait=false] [--timeout D]';
 
 const MODES: Readonly<Record<string, string>> = {
   default: 'DEFAULT',
@@ -13,12 +12,24 @@ const MODES: Readonly<Record<string, string>> = {
   force: 'FORCE',
 };
 
-export function runReboot(argv: readonly string[], io: Output, signal: AbortSignal): Promise<number> {
-  const args = parseArgs(argv, {
-    ...globalFlags,
+export const rebootCommand: Command = {
+  name: 'reboot',
+  summary: 'Reboot a node',
+  flags: {
     ...waitFlags,
-    mode: { kind: 'string', short: 'm', default: 'default' },
-  });
+    mode: {
+      kind: 'string',
+      short: 'm',
+      default: 'default',
+      usage:
+        'select the reboot mode: "default", "powercycle" (skips kexec), "force" (skips graceful teardown)',
+    },
+  },
+  global: globalFlags,
+  run: runReboot,
+};
+
+function runReboot(args: ParsedArgs, io: Output, signal: AbortSignal): Promise<number> {
   const mode = MODES[str(args, 'mode')!];
   if (!mode)
     throw new UsageError(

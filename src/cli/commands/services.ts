@@ -2,12 +2,18 @@
 // STATE HEALTH LAST CHANGE LAST EVENT), one service's detail with its events newest first, and the
 // start/stop/restart replies (NODE RESPONSE), as talosctl prints them.
 import { tabwrite } from '../../cosi/resource/output/index.js';
-import { parseArgs, UsageError } from '../args.js';
-import { ClientError, globalFlags, joinErrors, unaryEach, withSession } from '../client/index.js';
+import { bool, type ParsedArgs, UsageError } from '../args.js';
+import {
+  ClientError,
+  globalFlags,
+  insecureFlag,
+  joinErrors,
+  unaryEach,
+  withSession,
+} from '../client/index.js';
+import type { Command } from '../command.js';
 import type { Output } from '../io.js';
 import { goDuration } from '../output/index.js';
-
-export const servicesUsage = 'services | service <id> [status|start|stop|restart]';
 
 export interface Timestamp {
   seconds?: string | number;
@@ -70,13 +76,22 @@ const CONTROL: Readonly<Record<string, string>> = {
 const table = (lines: readonly string[]) =>
   tabwrite(`${lines.join('\n')}\n`, { padding: 3 }).replace(/\n$/, '');
 
-export async function runServices(argv: readonly string[], io: Output, signal: AbortSignal): Promise<number> {
-  const args = parseArgs(argv, globalFlags);
+export const serviceCommand: Command = {
+  name: 'service',
+  aliases: ['services'],
+  args: '[<id> [start|stop|restart|status]]',
+  summary: 'Retrieve the state of a service (or all services), control service state',
+  flags: { ...insecureFlag },
+  global: globalFlags,
+  run: runServices,
+};
+
+async function runServices(args: ParsedArgs, io: Output, signal: AbortSignal): Promise<number> {
   const [id, action = 'status', ...extra] = args.positional;
   const control = CONTROL[action];
   if (extra.length || (action !== 'status' && !control))
     throw new UsageError(`unsupported service action: ${JSON.stringify(action)}`);
-  return withSession(args, {}, async (s) => {
+  return withSession(args, { insecure: bool(args, 'insecure') }, async (s) => {
     if (control && id !== undefined) {
       const { replies, errors } = await unaryEach<{ resp?: string }>(
         s,

@@ -1,17 +1,23 @@
 // `keelctl validate --config <file> --mode <metal|cloud|container> [--strict]`, as talosctl validate.
 import { decode, type Mode, modes, validate } from '../../config/index.js';
-import { bool, parseArgs, str, UsageError } from '../args.js';
+import { bool, type ParsedArgs, str, UsageError } from '../args.js';
+import type { Command } from '../command.js';
 import { type Output, readInput } from '../io.js';
 
-export const validateUsage = 'keelctl validate --config <file> --mode <metal|cloud|container> [--strict]';
+export const validateCommand: Command = {
+  name: 'validate',
+  summary: 'Validate config',
+  flags: {
+    config: { kind: 'string', short: 'c', usage: 'the path of the config file' },
+    mode: { kind: 'string', short: 'm', usage: `the mode to validate the config for: ${modes.join(', ')}` },
+    strict: { kind: 'bool', usage: 'treat validation warnings as errors' },
+  },
+  global: {},
+  run: runValidate,
+};
 
 /** runValidate prints warnings and exits 0 for a valid config; it throws the errors of an invalid one. */
-export function runValidate(argv: readonly string[], io: Output): number {
-  const args = parseArgs(argv, {
-    config: { kind: 'string', short: 'c' },
-    mode: { kind: 'string', short: 'm' },
-    strict: { kind: 'bool' },
-  });
+function runValidate(args: ParsedArgs, io: Output): number {
   if (args.positional.length > 0)
     throw new UsageError(`unexpected argument ${JSON.stringify(args.positional[0])}`);
   const file = str(args, 'config');

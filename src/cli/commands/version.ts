@@ -1,10 +1,9 @@
 // `keelctl version`: the client's build, then each node's Version reply, laid out as talosctl prints them.
 import { keelVersion, type VersionInfo } from '../../api/version.js';
-import { bool, parseArgs } from '../args.js';
+import { bool, type ParsedArgs } from '../args.js';
 import { globalFlags, insecureFlag, joinErrors, unaryEach, withSession } from '../client/index.js';
+import type { Command } from '../command.js';
 import type { Output } from '../io.js';
-
-export const versionUsage = 'version [--client] [--short] [-i|--insecure]';
 
 /** The client is Keel; its short version line names it as talosctl's names Talos. */
 const CLIENT_NAME = 'Keel';
@@ -24,13 +23,19 @@ interface VersionMessage extends Record<string, unknown> {
   features?: { rbac?: boolean };
 }
 
-export async function runVersion(argv: readonly string[], io: Output, signal: AbortSignal): Promise<number> {
-  const args = parseArgs(argv, {
-    ...globalFlags,
+export const versionCommand: Command = {
+  name: 'version',
+  summary: 'Prints the version',
+  flags: {
     ...insecureFlag,
-    client: { kind: 'bool' },
-    short: { kind: 'bool' },
-  });
+    client: { kind: 'bool', usage: 'print client version only' },
+    short: { kind: 'bool', usage: 'print the short version' },
+  },
+  global: globalFlags,
+  run: runVersion,
+};
+
+async function runVersion(args: ParsedArgs, io: Output, signal: AbortSignal): Promise<number> {
   const client = keelVersion();
   io.out('Client:');
   io.out(bool(args, 'short') ? `\t${CLIENT_NAME} ${client.tag}` : longVersion(client));
