@@ -16,15 +16,19 @@ help:
 	@echo "make cosi-server [LISTEN=tcp://127.0.0.1:8100]   standalone cosi.resource.State server"
 	@echo "make container-node STATE=dir [ADDR=127.0.0.1:50000] [CONFIG=file]   machined as a process (container mode)"
 
-# npm packages come from the lock file; reinstalled only when it changes.
+NEED_NODE := command -v node >/dev/null || { echo "node (20.x) is required: apt-get install nodejs npm" >&2; exit 1; }
+
+# npm packages come from the lock file; reinstalled only when it changes. Dependencies' install scripts
+# stay unrun (package.json's allowScripts says so for each).
 $(NODE_MODULES_STAMP): package.json package-lock.json
-	@command -v node >/dev/null || { echo "node (20.x) is required: apt-get install nodejs npm" >&2; exit 1; }
+	@$(NEED_NODE)
 	npm ci --no-audit --no-fund
 	@touch $@
 
 setup: $(NODE_MODULES_STAMP)
 
-# Debian packages for building the kernel and images and for QEMU; only missing ones are installed.
+# Debian packages for building the kernel and images and for QEMU; only missing ones are installed, and
+# nothing already installed is upgraded.
 HOST_STAMP := _out/.host-packages
 $(HOST_STAMP): scripts/host-packages.sh
 	scripts/host-packages.sh kernel image qemu
@@ -124,6 +128,11 @@ $(DISK): $(UKI) scripts/disk.sh
 
 # make run: boots the ISO with the API on 127.0.0.1:$(PORT). CONFIG=file applies that config once the
 # node is in maintenance mode; CONFIG=gen generates a single-node config (and a talosconfig) in _out/run.
+# The port is checked before anything is built (a sub-make builds, so no -j runs the two side by side):
+# a busy one fails at once, not when QEMU refuses it after a long build.
 PORT ?= 50000
-run: setup image
+run:
+	@$(NEED_NODE)
+	@node scripts/lib/port-free.mjs $(PORT)
+	@$(MAKE) --no-print-directory setup image
 	node --import tsx scripts/run.ts --iso $(ISO) --port $(PORT) $(if $(CONFIG),--config $(CONFIG))

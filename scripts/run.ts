@@ -1,11 +1,15 @@
 // `make run`: boot the ISO in QEMU with the node's API forwarded to 127.0.0.1:<port>, show its console,
-// and (with --config) apply a machine config as soon as maintenance mode answers.
+// and (with --config) apply a machine config as soon as maintenance mode answers. Ends with QEMU's exit
+// code, so a QEMU that refuses to start fails `make run` with its own message.
 //   --config FILE   apply FILE with `keelctl apply-config --insecure`
 //   --config gen    generate a single-node config and talosconfig in _out/run first
 import { spawnSync } from 'node:child_process';
+import { constants } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { startVm } from './lib/qemu.js';
+import { hostHint } from './lib/host-hint.js';
+import { parsePort, portProblem } from './lib/port-free.mjs';
+import { type Ended, startVm } from './lib/qemu.js';
 
 const { values } = parseArgs({
   options: {
@@ -16,10 +20,16 @@ const { values } = parseArgs({
   },
   strict: true,
 });
-const port = Number(values.port);
-if (!Number.isInteger(port) || port < 1 || port > 65535) {
-  process.stderr.write(`run: --port ${values.port}: not a TCP port\n`);
-  process.exit(2);
+const fail = (message: string, code = 1): never => {
+  process.stderr.write(`run: ${message}\n`);
+  process.exit(code);
+};
+const port = parsePort(values.port) ?? fail(`--port ${values.port}: not a TCP port`, 2);
+// again here, though make asked before building: run.ts may be started by hand, or the build took long
+const problem = await portProblem(port);
+if (problem) {
+  process.stderr.write(`${problem}\n`);
+  process.exit(1);
 }
 // QEMU's user network always hands the guest this address
 const GUEST_IP = '10.0.2.15';
@@ -41,17 +51,39 @@ if (configFile === 'gen') {
   configFile = join(RUN_DIR, 'controlplane.yaml');
 }
 
-const vm = startVm({
-  boot: { kind: 'iso', path: values.iso },
-  apiPort: port,
-  memoryMiB: Number(values.memory),
-  onLine: (line) => process.stdout.write(`${line}\n`),
-});
+const hinted = new Set<string>();
+const vm = (() => {
+  try {
+    return startVm({
+      boot: { kind: 'iso', path: values.iso },
+      apiPort: port,
+      memoryMiB: Number(values.memory),
+      onLine: (line) => {
+        process.stdout.write(`${line}\n`);
+        // the node names its own address; from the host only the forwarded port reaches it
+        const hint = hostHint(line, port);
+        if (hint && !hinted.has(hint)) {
+          hinted.add(hint);
+          process.stdout.write(`${hint}\n`);
+        }
+      },
+      onStderr: (line) => process.stderr.write(`${line}\n`),
+    });
+  } catch (e) {
+    return fail((e as Error).message);
+  }
+})();
 process.stdout.write(
   `run: QEMU pid ${vm.pid}; the node's API is forwarded to 127.0.0.1:${port}; Ctrl-C stops the VM\n`,
 );
-for (const sig of ['SIGINT', 'SIGTERM'] as const) process.on(sig, () => vm.kill());
+let stoppedBy: NodeJS.Signals | undefined;
+for (const sig of ['SIGINT', 'SIGTERM'] as const)
+  process.on(sig, () => {
+    stoppedBy = sig;
+    vm.kill();
+  });
 
+let qemuEnded = false;
 if (configFile) {
   const file = configFile;
   void vm
@@ -64,8 +96,22 @@ if (configFile) {
           `run: then, e.g.: keelctl --talosconfig ${join(RUN_DIR, 'talosconfig')} get machinestatus\n`,
         );
     })
-    .catch((e: unknown) => process.stderr.write(`run: ${(e as Error).message}\n`));
+    // QEMU's end is reported below, with its code; no second word about the line it never printed
+    .catch((e: unknown) => {
+      if (!qemuEnded) process.stderr.write(`run: ${(e as Error).message}\n`);
+    });
 }
 
 const ended = await vm.ended;
-process.stdout.write(`run: QEMU exited (${ended.signal ?? `code ${ended.code}`})\n`);
+qemuEnded = true;
+process.exitCode = exitCode(ended, stoppedBy);
+const how = ended.signal ? `on ${ended.signal}` : `with code ${ended.code}`;
+if (process.exitCode === 0) process.stdout.write(`run: QEMU exited ${how}\n`);
+else process.stderr.write(`run: QEMU exited ${how}\n`);
+
+/** exitCode is QEMU's own, or a shell's 128+n for a signal: ours when Ctrl-C stopped it, else QEMU's. */
+function exitCode(e: Ended, stopped: NodeJS.Signals | undefined): number {
+  const signal = stopped ?? e.signal;
+  if (signal) return 128 + (constants.signals[signal] ?? 0);
+  return e.code ?? 1;
+}

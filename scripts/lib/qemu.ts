@@ -25,6 +25,8 @@ export interface VmOptions {
   readonly dataDisk?: string;
   /** told every console line as it arrives (make run shows them) */
   readonly onLine?: (line: string) => void;
+  /** told every line QEMU itself writes to stderr (its errors and warnings), which stay off the console */
+  readonly onStderr?: (line: string) => void;
   /** QEMU exits on a guest reboot instead of resetting (a boot measured once) */
   readonly noReboot?: boolean;
   /**
@@ -50,6 +52,8 @@ export interface Vm {
   readonly pid: number;
   /** every serial console line so far */
   readonly lines: readonly string[];
+  /** every line QEMU itself wrote to stderr so far: why it refused to start, when it did */
+  readonly stderr: readonly string[];
   /** waitForLine resolves with the first line (from `from` on) matching `re`; rejects if QEMU ends first */
   waitForLine(re: RegExp, opts?: { readonly timeoutMs?: number; readonly from?: number }): Promise<string>;
   /** type writes to the serial console, as a user at the console would */
@@ -136,32 +140,50 @@ export function startVm(opts: VmOptions): Vm {
     stdio: ['pipe', 'pipe', 'pipe'],
   });
   const lines: string[] = [];
+  const stderr: string[] = [];
   const waiters = new Set<() => void>();
-  let partial = '';
-  const onData = (chunk: Buffer) => {
-    partial += chunk.toString('utf8');
-    const parts = partial.split(/\r?\n/);
-    partial = parts.pop() ?? '';
-    // the kernel's console writes \r\n; ANSI sequences from firmware are dropped so matching stays simple
-    for (const p of parts) {
-      const line = p.replace(ANSI_ESCAPE, '').replace(/\r/g, '');
-      lines.push(line);
-      opts.onLine?.(line);
-    }
-    for (const w of waiters) w();
-  };
-  child.stdout?.on('data', onData);
-  child.stderr?.on('data', onData);
-  const ended = new Promise<Ended>((resolve) => {
-    child.once('exit', (code, signal) => {
-      rmSync(dir, { recursive: true, force: true });
-      resolve({ code, signal });
+  const readLines = (stream: NodeJS.ReadableStream | null, into: string[], tell?: (line: string) => void) => {
+    let partial = '';
+    const take = (parts: string[]) => {
+      // the kernel's console writes \r\n; ANSI sequences from firmware are dropped so matching stays simple
+      for (const p of parts) {
+        const line = p.replace(ANSI_ESCAPE, '').replace(/\r/g, '');
+        into.push(line);
+        tell?.(line);
+      }
       for (const w of waiters) w();
+    };
+    stream?.on('data', (chunk: Buffer) => {
+      const parts = (partial + chunk.toString('utf8')).split(/\r?\n/);
+      partial = parts.pop() ?? '';
+      take(parts);
     });
-  });
+    // a last line without its newline still counts
+    stream?.on('end', () => {
+      if (partial) take([partial]);
+    });
+  };
+  readLines(child.stdout, lines, opts.onLine);
+  readLines(child.stderr, stderr, opts.onStderr);
+  // set before the waiters are told, so a waitForLine pending at the end rejects now, not at its timeout
   let exited = false;
-  void ended.then(() => {
-    exited = true;
+  const ended = new Promise<Ended>((resolve) => {
+    const end = (e: Ended) => {
+      if (exited) return;
+      exited = true;
+      rmSync(dir, { recursive: true, force: true });
+      resolve(e);
+      for (const w of waiters) w();
+    };
+    // 'close' rather than 'exit': QEMU's last words on stderr are read by then
+    child.once('close', (code, signal) => end({ code, signal }));
+    // no QEMU to run (its 'close' follows): say what to install, and end as a shell would (127)
+    child.once('error', (e) => {
+      const line = `qemu-system-x86_64 could not be started (${e.message}); install it: scripts/host-packages.sh qemu`;
+      stderr.push(line);
+      opts.onStderr?.(line);
+      end({ code: 127, signal: null });
+    });
   });
 
   const waitForLine = (re: RegExp, o: { timeoutMs?: number; from?: number } = {}) =>
@@ -175,7 +197,11 @@ export function startVm(opts: VmOptions): Vm {
           clearTimeout(timer);
           if (hit !== undefined) resolve(hit);
           else
-            reject(new Error(`QEMU ended before a console line matched ${re}; last lines:\n${tail(lines)}`));
+            reject(
+              new Error(
+                `QEMU ended before a console line matched ${re}; last lines:\n${tail(lines)}${qemuSaid(stderr)}`,
+              ),
+            );
         }
       };
       timer = setTimeout(() => {
@@ -225,6 +251,7 @@ export function startVm(opts: VmOptions): Vm {
   return {
     pid: child.pid ?? -1,
     lines,
+    stderr,
     waitForLine,
     type: (text) => {
       child.stdin?.write(text);
@@ -265,3 +292,4 @@ export function translatedBlocks(infoJit: string): number {
 }
 
 const tail = (lines: readonly string[]) => lines.slice(-25).join('\n');
+const qemuSaid = (stderr: readonly string[]) => (stderr.length ? `\nQEMU's stderr:\n${tail(stderr)}` : '');
