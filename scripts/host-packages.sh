@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Installs the Debian packages a build or test step needs, only those missing.
+# Installs the Debian packages a build or test step needs, only those missing, and upgrades nothing.
 # usage: scripts/host-packages.sh GROUP...   (groups: kernel image qemu trace)
 set -euo pipefail
 
@@ -23,10 +23,39 @@ done
 ((${#missing[@]} == 0)) && exit 0
 
 if ((EUID != 0)); then
-  echo "host-packages: missing Debian packages: ${missing[*]} (run as root, or: sudo apt-get install ${missing[*]})" >&2
+  echo "host-packages: missing Debian packages: ${missing[*]} (run as root, or: sudo apt-get install --no-upgrade ${missing[*]})" >&2
   exit 1
 fi
-echo "host-packages: installing ${missing[*]}" >&2
 export DEBIAN_FRONTEND=noninteractive
-apt-get update -qq >&2
-apt-get install -y -qq --no-install-recommends "${missing[@]}" >&2
+# --no-upgrade keeps an installed package named here as it is; a missing package's dependencies can still
+# pull newer versions of installed ones (or remove conflicting ones), which only the plan shows
+install=(apt-get install -y -qq --no-install-recommends --no-upgrade)
+
+# plan_ok simulates the install: 1 if apt cannot (PLAN_ERROR says why); a plan that would upgrade,
+# downgrade or remove an installed package ends the script, since the host is not ours to change
+plan_ok() {
+  local plan changed
+  plan=$("${install[@]}" -s "${missing[@]}" 2>&1) || { PLAN_ERROR=$plan; return 1; }
+  # "Inst name [installed version] (new version …)" changes an installed package; "Remv name" removes one
+  changed=$(sed -nE 's/^Inst ([^ ]+) \[([^]]+)\] \(([^ ]+).*/\1 \2 -> \3/p; s/^Remv ([^ ]+).*/\1 (removed)/p' <<<"$plan")
+  [[ -z $changed ]] && return 0
+  echo "host-packages: installing ${missing[*]} would change installed packages:" >&2
+  sed 's/^/  /' <<<"$changed" >&2
+  echo "host-packages: not doing that; if that is fine, run: apt-get install ${missing[*]}" >&2
+  exit 1
+}
+
+# The package lists are refreshed only when they lack what is missing, or name files the mirror no longer
+# has: the root filesystem takes its package versions from them (scripts/rootfs/debs.ts).
+refreshed=0
+refresh() {
+  apt-get update -qq >&2
+  refreshed=1
+  plan_ok || { echo "$PLAN_ERROR" >&2; exit 1; }
+}
+plan_ok || refresh
+echo "host-packages: installing ${missing[*]}" >&2
+"${install[@]}" "${missing[@]}" >&2 && exit 0
+((refreshed == 0)) || exit 1
+refresh
+"${install[@]}" "${missing[@]}" >&2
