@@ -1,7 +1,9 @@
 // v1alpha1 `cluster.*` rules: endpoint, network and CNI, tokens, CAs, control plane components, etcd, discovery.
 import type { ClusterConfig } from '../types/v1alpha1/cluster.js';
+import { validateAPIServer, validateResources } from './apiserver.js';
 import { isControlPlane, type RuleContext } from './context.js';
 import {
+  endpointProblem,
   isBase64Key32,
   isCertificate,
   isCIDR,
@@ -70,15 +72,21 @@ export function validateCluster(c: ClusterConfig, ctx: RuleContext): void {
     else if (seen.has(m.name)) ctx.error(at, `inline manifest name ${q(m.name)} is duplicate`);
     if (m.name) seen.add(m.name);
   });
-  c.extraManifests?.forEach((u, i) => {
-    if (!isURL(u, ['https', 'http'])) ctx.error(`cluster.extraManifests[${i}]`, `invalid URL ${q(u)}`);
-  });
   const ecp = c.externalCloudProvider;
   if (ecp && !ecp.enabled && ecp.manifests?.length)
     ctx.error(
       'cluster.externalCloudProvider',
       'external cloud provider is disabled, but manifests are provided',
     );
+  else
+    ecp?.manifests?.forEach((u, i) => {
+      const problem = endpointProblem(u);
+      if (problem)
+        ctx.error(
+          `cluster.externalCloudProvider.manifests[${i}]`,
+          `invalid external cloud provider manifest url ${q(u)}: ${problem}`,
+        );
+    });
   const life = c.adminKubeconfig?.certLifetime;
   if (life !== undefined && parseDuration(life) === undefined)
     ctx.error('cluster.adminKubeconfig.certLifetime', `invalid duration ${q(life)}`);
@@ -116,24 +124,7 @@ function validateClusterNetwork(c: ClusterConfig, ctx: RuleContext): void {
   // upstream checks the CNI on control plane nodes only: they are the ones that deploy it
   const cni = n.cni;
   if (cni && isControlPlane(ctx)) {
-    const name = cni.name ?? 'flannel';
-    if (!cnis.includes(name))
-      ctx.error(
-        'cluster.network.cni.name',
-        'unsupported CNI driver: cni name should be one of ["flannel", "custom", "none"]',
-      );
-    else if (name === 'custom' && !cni.urls?.length)
-      ctx.warn('cluster.network.cni.urls', '"urls" field should not be empty for "custom" CNI');
-    else if (name !== 'custom' && cni.urls?.length)
-      ctx.error('cluster.network.cni.urls', `"urls" field should be empty for ${q(name)} CNI`);
-    if (name !== 'flannel' && cni.flannel?.extraArgs?.length)
-      ctx.error(
-        'cluster.network.cni.flannel',
-        `"flanneldExtraArgs" field should be empty for ${q(name)} CNI`,
-      );
-    cni.urls?.forEach((u, i) => {
-      if (!isURL(u, ['https', 'http'])) ctx.error(`cluster.network.cni.urls[${i}]`, `invalid URL ${q(u)}`);
-    });
+    validateCNI(cni, ctx);
   }
   for (const k of ['podSubnets', 'serviceSubnets'] as const) {
     n[k]?.forEach((s, i) => {
@@ -141,6 +132,33 @@ function validateClusterNetwork(c: ClusterConfig, ctx: RuleContext): void {
     });
     if ((n[k]?.length ?? 0) > 2) ctx.error(`cluster.network.${k}`, 'at most one IPv4 and one IPv6 subnet');
   }
+}
+
+/** validateCNI applies upstream's per-driver rules: only custom takes URLs, only flannel its options. */
+function validateCNI(cni: NonNullable<NonNullable<ClusterConfig['network']>['cni']>, ctx: RuleContext): void {
+  const at = 'cluster.network.cni';
+  const name = cni.name || 'flannel';
+  if (!cnis.includes(name)) {
+    ctx.error(`${at}.name`, 'cni name should be one of ["flannel", "custom", "none"]');
+    return;
+  }
+  if (name === 'custom' && !cni.urls?.length)
+    ctx.warn(`${at}.urls`, '"urls" field should not be empty for "custom" CNI');
+  if (name !== 'custom' && cni.urls?.length)
+    ctx.error(`${at}.urls`, `"urls" field should be empty for ${q(name)} CNI`);
+  if (name === 'flannel') return;
+  if (cni.flannel?.extraArgs?.length)
+    ctx.error(`${at}.flannel.extraArgs`, `"flanneldExtraArgs" field should be empty for ${q(name)} CNI`);
+  if (cni.flannel?.kubeNetworkPoliciesEnabled)
+    ctx.error(
+      `${at}.flannel.kubeNetworkPoliciesEnabled`,
+      `"flannelKubeNetworkPoliciesEnabled" should not be enabled for ${q(name)} CNI`,
+    );
+  if (name === 'custom')
+    cni.urls?.forEach((u, i) => {
+      const problem = endpointProblem(u);
+      if (problem) ctx.error(`${at}.urls[${i}]`, problem);
+    });
 }
 
 function validateCAs(c: ClusterConfig, ctx: RuleContext): void {
@@ -185,6 +203,10 @@ function validateComponents(c: ClusterConfig, ctx: RuleContext): void {
       if (!v.mountPath?.startsWith('/')) ctx.error(`${at}.mountPath`, 'mountPath must be an absolute path');
     });
   }
+  if (c.apiServer) validateAPIServer(c.apiServer, ctx);
+  if (c.controllerManager)
+    validateResources(c.controllerManager, 'cluster.controllerManager', 'controller-manager', ctx);
+  if (c.scheduler) validateResources(c.scheduler, 'cluster.scheduler', 'scheduler', ctx);
   if (c.proxy?.mode !== undefined && !proxyModes.includes(c.proxy.mode))
     ctx.error(
       'cluster.proxy.mode',

@@ -91,3 +91,32 @@ export const isBase64Key32 = (s: string): boolean =>
 
 export const isEnvName = (s: string): boolean => /^[A-Za-z_][A-Za-z0-9_]*$/.test(s);
 export const isSysctlName = (s: string): boolean => /^[a-z0-9_][a-z0-9_./-]*$/i.test(s) && !s.includes('..');
+
+/** endpointProblem mirrors upstream's endpoint URI check: a host is required, IPv6 in brackets, a valid port. */
+export function endpointProblem(s: string): string | undefined {
+  const m = /^[A-Za-z][A-Za-z0-9+.-]*:\/\/([^/?#]*)/.exec(s);
+  const authority = (m?.[1] ?? '').replace(/^.*@/, '');
+  if ((authority.match(/:/g)?.length ?? 0) > 2 && !(authority.includes('[') && authority.includes(']')))
+    return 'IPv6 addresses MUST be enclosed by square brackets';
+  const bracketed = /^\[([^\]]*)\](?::(.*))?$/.exec(authority);
+  const cut = authority.lastIndexOf(':');
+  const host = bracketed ? bracketed[1]! : cut < 0 ? authority : authority.slice(0, cut);
+  const port = bracketed ? (bracketed[2] ?? '') : cut < 0 ? '' : authority.slice(cut + 1);
+  if (host === '') return 'hostname must not be blank';
+  if (port === '') return undefined;
+  if (!/^\d+$/.test(port)) return 'port number must be numeric';
+  const n = Number(port);
+  return n < 1 || n > 65535 ? 'port number must be between 1 and 65535' : undefined;
+}
+
+/** hasHostPort checks `host:port` (IPv6 hosts in brackets), as upstream's AddressContainsPort. */
+export function hasHostPort(s: string): boolean {
+  const bracketed = /^\[([^\]]+)\]:(\d*)$/.exec(s);
+  if (bracketed) return isIP(bracketed[1]!) === 6;
+  const cut = s.lastIndexOf(':');
+  return cut >= 0 && !s.slice(0, cut).includes(':') && /^\d*$/.test(s.slice(cut + 1)) && !/[[\]]/.test(s);
+}
+
+/** isWireguardKey checks a standard base64 value of exactly 32 bytes. */
+export const isWireguardKey = (s: string): boolean =>
+  /^[A-Za-z0-9+/]*={0,2}$/.test(s) && s.length % 4 === 0 && Buffer.from(s, 'base64').length === 32;

@@ -1,6 +1,8 @@
 // v1alpha1 `machine.*` rules (upstream's v1alpha1_validation.go, in Keel's words, with upstream's messages).
 import type { MachineConfig } from '../types/v1alpha1/machine.js';
 import { isControlPlane, type RuleContext } from './context.js';
+import { validateDiskSelector } from './disk-selector.js';
+import { validateDisks } from './disks.js';
 import { validateEncryption } from './encryption.js';
 import {
   isCertificate,
@@ -13,7 +15,8 @@ import {
   isToken,
   parseDuration,
 } from './formats.js';
-import { validateLabels, validateTaints } from './labels.js';
+import { validateAnnotations, validateLabels, validateTaints } from './labels.js';
+import { validateLogging } from './logging.js';
 import { validateNetwork } from './network.js';
 
 /** effectiveType reads `join` and the empty string as worker, as upstream does; unknown values pass through. */
@@ -81,8 +84,10 @@ export function validateMachine(m: MachineConfig, ctx: RuleContext): void {
   const sde = m.systemDiskEncryption;
   if (sde?.state) validateEncryption(sde.state, 'machine.systemDiskEncryption.state', ctx);
   if (sde?.ephemeral) validateEncryption(sde.ephemeral, 'machine.systemDiskEncryption.ephemeral', ctx);
+  if (m.disks) validateDisks(m.disks, ctx);
+  if (m.logging?.destinations) validateLogging(m.logging.destinations, 'machine.logging.destinations', ctx);
   if (m.nodeLabels) validateLabels(m.nodeLabels, 'machine.nodeLabels', ctx);
-  if (m.nodeAnnotations) validateLabels(m.nodeAnnotations, 'machine.nodeAnnotations', ctx, { values: false });
+  if (m.nodeAnnotations) validateAnnotations(m.nodeAnnotations, 'machine.nodeAnnotations', ctx);
   if (m.nodeTaints) validateTaints(m.nodeTaints, 'machine.nodeTaints', ctx);
 }
 
@@ -129,8 +134,10 @@ function validateKubelet(m: MachineConfig, ctx: RuleContext): void {
         `kubelet nodeIP subnet is not valid: ${JSON.stringify(subnet)}`,
       );
   });
+  // extraConfig is free-form: only a mapping can carry the protected fields
+  const extra = typeof k.extraConfig === 'object' && k.extraConfig !== null ? k.extraConfig : {};
   for (const field of kubeletProtected)
-    if (k.extraConfig && field in k.extraConfig)
+    if (Object.hasOwn(extra, field))
       ctx.error(
         `machine.kubelet.extraConfig.${field}`,
         `kubelet configuration field ${JSON.stringify(field)} can't be overridden`,
@@ -153,7 +160,7 @@ function validateInstall(m: MachineConfig, ctx: RuleContext): void {
       ctx.error('machine.install.disk', 'either install disk or diskSelector should be defined');
   }
   if (!inst) return;
-  if (inst.disk !== undefined && !inst.disk.startsWith('/dev/'))
+  if (inst.disk && !inst.disk.startsWith('/dev/'))
     ctx.error('machine.install.disk', `install disk ${JSON.stringify(inst.disk)} must be a /dev path`);
   if (ctx.mode === 'metal' && inst.image === '')
     ctx.error('machine.install.image', 'an install image is required');
@@ -166,11 +173,21 @@ function validateInstall(m: MachineConfig, ctx: RuleContext): void {
       'machine.install.extraKernelArgs',
       "install.extraKernelArgs and install.grubUseUKICmdline can't be used together",
     );
-  const type = inst.diskSelector?.type;
-  if (type !== undefined && !['ssd', 'hdd', 'nvme', 'sd'].includes(type))
-    ctx.error(
-      'machine.install.diskSelector.type',
-      `install disk selector is invalid: unknown disk type ${JSON.stringify(type)}`,
+  if (inst.diskSelector) validateDiskSelector(inst.diskSelector, 'machine.install.diskSelector', ctx);
+  const images = new Set<string>();
+  inst.extensions?.forEach((e, i) => {
+    const image = e.image ?? '';
+    if (images.has(image))
+      ctx.error(
+        `machine.install.extensions[${i}].image`,
+        `duplicate system extension ${JSON.stringify(image)}`,
+      );
+    images.add(image);
+  });
+  if (images.size > 0)
+    ctx.warn(
+      'machine.install.extensions',
+      '.machine.install.extensions is deprecated, please see https://docs.siderolabs.com/talos/latest/platform-specific-installations/boot-assets',
     );
   if (ctx.mode === 'container') ctx.warn('machine.install', 'install section is ignored in "container" mode');
 }

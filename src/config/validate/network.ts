@@ -1,17 +1,10 @@
 // v1alpha1 `machine.network.*` rules: addresses, routes, bonds, bridges, VLANs, VIPs, KubeSpan.
 import type { Device, NetworkConfig, Route, Vlan } from '../types/v1alpha1/network.js';
+import { validateLegacyBond } from './bond.js';
 import { isControlPlane, type RuleContext } from './context.js';
 import { hostnameProblem, isCIDR, isDNSName, isIPAddress } from './formats.js';
+import { validateLegacyWireguard } from './wireguard.js';
 
-const bondModes = [
-  'balance-rr',
-  'active-backup',
-  'balance-xor',
-  'broadcast',
-  '802.3ad',
-  'balance-tlb',
-  'balance-alb',
-];
 const EXCLUSIVE = 'config sections are mutually exclusive';
 const q = JSON.stringify;
 
@@ -31,9 +24,16 @@ export function validateNetwork(n: NetworkConfig, ctx: RuleContext): void {
     if (!h.aliases?.length)
       ctx.error(`${at}.extraHostEntries[${i}].aliases`, 'at least one alias is required');
   });
+  n.kubespan?.filters?.excludeAdvertisedNetworks?.forEach((c, i) => {
+    if (n.kubespan?.enabled && !isCIDR(c))
+      ctx.error(
+        `${at}.kubespan.filters.excludeAdvertisedNetworks[${i}]`,
+        `KubeSpan exclude advertised networks filter is not valid: ${q(c)}`,
+      );
+  });
   n.kubespan?.filters?.endpoints?.forEach((e, i) => {
     const v = e.replace(/^!/, '');
-    if (!isCIDR(v) && !isIPAddress(v))
+    if (n.kubespan?.enabled && !isCIDR(v) && !isIPAddress(v))
       ctx.error(`${at}.kubespan.filters.endpoints[${i}]`, `KubeSpan endpoint filter is not valid: ${q(v)}`);
   });
   const mtu = n.kubespan?.mtu;
@@ -80,7 +80,13 @@ function validateDevice(d: Device, at: string, ctx: RuleContext): void {
   validateRoutes(d.routes, `${at}.routes`, ctx);
   if (d.mtu !== undefined && (d.mtu < 68 || d.mtu > 65535))
     ctx.error(`${at}.mtu`, `MTU ${d.mtu} is out of range 68-65535`);
-  if (d.bond) validateBond(d, `${at}.bond`, ctx);
+  if (d.bond) validateLegacyBond(d.bond, `${at}.bond`, ctx);
+  if (d.bond?.interfaces?.length && d.bond.deviceSelectors?.length)
+    ctx.error(
+      `${at}.bond`,
+      `interface ${q(d.interface ?? '')} has both interfaces and selectors set: ${EXCLUSIVE}`,
+    );
+  if (d.wireguard) validateLegacyWireguard(d.wireguard, `${at}.wireguard`, ctx);
   const vlanIDs = new Set<number>();
   d.vlans?.forEach((v, i) => {
     validateVlan(v, `${at}.vlans[${i}]`, ctx);
@@ -93,28 +99,11 @@ function validateDevice(d: Device, at: string, ctx: RuleContext): void {
     ctx.warn(`${at}.dhcpOptions`, 'dhcpOptions take effect only when dhcp is true');
 }
 
-function validateBond(d: Device, at: string, ctx: RuleContext): void {
-  const b = d.bond!;
-  if (b.mode !== undefined && !bondModes.includes(b.mode))
-    ctx.error(`${at}.mode`, `invalid bond mode ${q(b.mode)}`);
-  if (b.interfaces?.length && b.deviceSelectors?.length)
-    ctx.error(at, `interface ${q(d.interface ?? '')} has both interfaces and selectors set: ${EXCLUSIVE}`);
-  if (b.lacpRate !== undefined && b.mode !== '802.3ad')
-    ctx.error(`${at}.lacpRate`, 'bond.lacpRate is only available in 802.3ad mode');
-  for (const k of ['updelay', 'downdelay'] as const) {
-    const v = b[k];
-    if (!v) continue;
-    if (!b.miimon) ctx.error(`${at}.${k}`, `bond.${k} can't be set if miiMon is zero`);
-    else if (v % b.miimon !== 0) ctx.error(`${at}.${k}`, `bond.${k} should be a multiple of miiMon`);
-  }
-  if (b.arpIPTarget?.length) ctx.error(`${at}.arpIPTarget`, 'bond.arpIPTarget is not supported');
-}
-
 function validateVlan(v: Vlan, at: string, ctx: RuleContext): void {
   if (v.vlanId === undefined || v.vlanId < 1 || v.vlanId > 4094)
     ctx.error(`${at}.vlanId`, `VLAN ID ${v.vlanId ?? 0} is out of range 1-4094`);
   validateAddresses(v.addresses, `${at}.addresses`, ctx);
-  validateCIDRField(v, at, ctx);
+  validateCIDRField(v, at, ctx, 'vlan');
   validateRoutes(v.routes, `${at}.routes`, ctx);
   if (v.vip) validateVIP(v.vip.ip, `${at}.vip`, ctx);
 }
@@ -125,9 +114,14 @@ function validateVIP(ip: string | undefined, at: string, ctx: RuleContext): void
 }
 
 /** The legacy `cidr` field: one address, not together with `addresses`. */
-function validateCIDRField(d: { cidr?: string; addresses?: string[] }, at: string, ctx: RuleContext): void {
+function validateCIDRField(
+  d: { cidr?: string; addresses?: string[] },
+  at: string,
+  ctx: RuleContext,
+  noun = 'interface',
+): void {
   if (d.cidr === undefined) return;
-  if (d.addresses?.length) ctx.error(`${at}.cidr`, "interface can't have both .cidr and .addresses set");
+  if (d.addresses?.length) ctx.error(`${at}.cidr`, `${noun} can't have both .cidr and .addresses set`);
   const ok = d.cidr.includes('/') ? isCIDR(d.cidr) : isIPAddress(d.cidr);
   if (!ok) ctx.error(`${at}.cidr`, `${q(d.cidr)}: invalid network address: not a CIDR or an IP address`);
   ctx.warn(`${at}.cidr`, '.cidr is deprecated, please use .addresses');

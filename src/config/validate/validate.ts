@@ -61,11 +61,20 @@ function validateV1Alpha1(doc: ConfigDocument<'v1alpha1'>, ctx: RuleContext): vo
   if (!c.cluster) ctx.error('cluster', 'cluster instructions are required');
   else validateCluster(c.cluster, ctx);
   // KubeSpan finds its peers through discovery, so one without the other cannot work
-  if (c.machine?.network?.kubespan?.enabled && !c.cluster?.discovery?.enabled)
-    ctx.error(
-      'machine.network.kubespan.enabled',
-      '.cluster.discovery should be enabled when .machine.network.kubespan is enabled',
-    );
+  if (c.machine?.network?.kubespan?.enabled) {
+    if (!c.cluster?.discovery?.enabled)
+      ctx.error(
+        'machine.network.kubespan.enabled',
+        '.cluster.discovery should be enabled when .machine.network.kubespan is enabled',
+      );
+    // KubeSpan derives its keys and peer identity from the cluster id and secret
+    for (const k of ['id', 'secret'] as const)
+      if (!c.cluster?.[k])
+        ctx.error(
+          'machine.network.kubespan.enabled',
+          `.cluster.${k} should be set when .machine.network.kubespan is enabled`,
+        );
+  }
 }
 
 /** assertValid throws ConfigErrors when validation finds errors, and returns the warnings. */

@@ -30,7 +30,7 @@ export interface APIServerConfig extends ControlPlaneComponent {
   disablePodSecurityPolicy?: boolean;
   admissionControl?: { name?: string; configuration?: Record<string, unknown> }[];
   auditPolicy?: Record<string, unknown>;
-  authorizationConfig?: unknown[];
+  authorizationConfig?: { type?: string; name?: string; webhook?: Record<string, unknown> }[];
 }
 export interface EtcdConfig {
   image?: string;
@@ -124,7 +124,7 @@ export const clusterSchema: Schema = struct({
     admissionControl: list(struct({ name: str, configuration: unstructured }), { key: keyedBy('name') }),
     auditPolicy: unstructuredReplaced,
     resources,
-    authorizationConfig: list(unstructured),
+    authorizationConfig: list(struct({ type: str, name: str, webhook: unstructured })),
   }),
   controllerManager: struct({ ...component, resources }),
   proxy: struct({ disabled: bool, image: str, mode: str, extraArgs: map() }),

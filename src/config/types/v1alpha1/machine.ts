@@ -27,9 +27,30 @@ export interface KubeletConfig {
   skipNodeRegistration?: boolean;
   disableManifestsDirectory?: boolean;
 }
+/** InstallDiskSelector picks the install disk by its properties; `size` is an expression like `>= 100GB`. */
+export interface InstallDiskSelector {
+  size?: string;
+  name?: string;
+  model?: string;
+  serial?: string;
+  modalias?: string;
+  uuid?: string;
+  wwid?: string;
+  type?: string;
+  busPath?: string;
+}
+export interface LoggingDestination {
+  endpoint?: string;
+  format?: string;
+  extraTags?: Record<string, string>;
+}
+export interface MachineDisk {
+  device?: string;
+  partitions?: { size?: string; mountpoint?: string }[];
+}
 export interface InstallConfig {
   disk?: string;
-  diskSelector?: Record<string, string>;
+  diskSelector?: InstallDiskSelector;
   extraKernelArgs?: string[];
   image?: string;
   extensions?: { image?: string }[];
@@ -89,7 +110,7 @@ export interface MachineConfig {
   kubelet?: KubeletConfig;
   pods?: unknown[];
   network?: NetworkConfig;
-  disks?: unknown[];
+  disks?: MachineDisk[];
   install?: InstallConfig;
   files?: MachineFile[];
   env?: Record<string, string>;
@@ -100,7 +121,7 @@ export interface MachineConfig {
   systemDiskEncryption?: { state?: V1Encryption; ephemeral?: V1Encryption };
   features?: FeaturesConfig;
   udev?: unknown;
-  logging?: unknown;
+  logging?: { destinations?: LoggingDestination[] };
   kernel?: unknown;
   seccompProfiles?: unknown[];
   baseRuntimeSpecOverrides?: unknown;
@@ -160,10 +181,20 @@ export const machineSchema: Schema = struct({
   }),
   pods: list(unstructured),
   network: networkSchema,
-  disks: list(unstructured),
+  disks: list(struct({ device: str, partitions: list(struct({ mountpoint: str, size: str })) })),
   install: struct({
     disk: str,
-    diskSelector: map(),
+    diskSelector: struct({
+      size: str,
+      name: str,
+      model: str,
+      serial: str,
+      modalias: str,
+      uuid: str,
+      wwid: str,
+      type: str,
+      busPath: str,
+    }),
     extraKernelArgs: list(str),
     image: str,
     extensions: list(struct({ image: str })),
@@ -195,7 +226,7 @@ export const machineSchema: Schema = struct({
     nodeAddressSortAlgorithm: str,
   }),
   udev: unstructured,
-  logging: unstructured,
+  logging: struct({ destinations: list(struct({ endpoint: str, format: str, extraTags: map() })) }),
   kernel: unstructured,
   seccompProfiles: list(unstructured),
   baseRuntimeSpecOverrides: unstructuredReplaced,

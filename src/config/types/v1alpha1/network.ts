@@ -1,5 +1,5 @@
 // v1alpha1 machine.network: interfaces, bonds, bridges, VLANs, VIPs and KubeSpan.
-import { bool, int, keyedBy, list, type Schema, str, struct, unstructured } from '../schema.js';
+import { bool, int, keyedBy, list, type Schema, str, struct } from '../schema.js';
 
 export interface DeviceSelector {
   busPath?: string;
@@ -55,6 +55,18 @@ export interface Vlan {
   vip?: VIP;
   dhcpOptions?: DHCPOptions;
 }
+export interface LegacyWireguardPeer {
+  publicKey?: string;
+  endpoint?: string;
+  persistentKeepaliveInterval?: string;
+  allowedIPs?: string[];
+}
+export interface LegacyWireguard {
+  privateKey?: string;
+  listenPort?: number;
+  firewallMark?: number;
+  peers?: LegacyWireguardPeer[];
+}
 export interface Device {
   interface?: string;
   deviceSelector?: DeviceSelector;
@@ -71,7 +83,7 @@ export interface Device {
   ignore?: boolean;
   dummy?: boolean;
   dhcpOptions?: DHCPOptions;
-  wireguard?: unknown;
+  wireguard?: LegacyWireguard;
   vip?: VIP;
 }
 export interface ExtraHost {
@@ -166,7 +178,14 @@ const device = struct({
   ignore: bool,
   dummy: bool,
   dhcpOptions,
-  wireguard: unstructured,
+  wireguard: struct({
+    privateKey: str,
+    listenPort: int,
+    firewallMark: int,
+    peers: list(
+      struct({ publicKey: str, endpoint: str, persistentKeepaliveInterval: str, allowedIPs: list(str) }),
+    ),
+  }),
   vip,
 });
 
