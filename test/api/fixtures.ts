@@ -1,7 +1,11 @@
 // Shared fixtures for the API tests: a real OS CA and certificates, a node state with meta resources, and
 // clients built only from the checked-in protos.
+
+import { isIP } from 'node:net';
+import { checkServerIdentity, type PeerCertificate } from 'node:tls';
 import {
   type ChannelCredentials,
+  type ChannelOptions,
   type Client,
   credentials,
   loadPackageDefinition,
@@ -69,12 +73,31 @@ export async function mintPKI(): Promise<TestPKI> {
   return { osCA, server, admin, operator, reader, impersonator, foreignAdmin, serverAuthOnly, dualUsage };
 }
 
+// grpc-js sends the host it dials as the TLS server name (SNI), and Node warns (DEP0123) when that is an
+// IP address, which RFC 6066 does not allow there. The tests dial IPs: their clients send a DNS name
+// carrying the IP instead, and these credentials check the certificate against that IP, as before.
+const SNI_SUFFIX = '.ip.keel.test';
+
+/** sniOptions are the channel options of a client dialling `address`: a DNS server name for an IP host. */
+export function sniOptions(address: string): ChannelOptions {
+  const host = /^(?:\[([^\]]+)\]|([^:/]+))(?::\d+)?$/.exec(address);
+  const ip = host?.[1] ?? host?.[2];
+  return ip !== undefined && isIP(ip) ? { 'grpc.ssl_target_name_override': `${ip}${SNI_SUFFIX}` } : {};
+}
+
+/** checkDialled checks the server certificate against the IP sniOptions put in the name, else the name. */
+const checkDialled = (name: string, cert: PeerCertificate): Error | undefined =>
+  checkServerIdentity(name.endsWith(SNI_SUFFIX) ? name.slice(0, -SNI_SUFFIX.length) : name, cert);
+
 /** mtls is client credentials presenting `cert` and trusting `ca`. */
 export const mtls = (ca: string, cert: CertificateAndKey): ChannelCredentials =>
-  credentials.createSsl(Buffer.from(ca), Buffer.from(standardKeyLabel(cert.key)), Buffer.from(cert.crt));
+  credentials.createSsl(Buffer.from(ca), Buffer.from(standardKeyLabel(cert.key)), Buffer.from(cert.crt), {
+    checkServerIdentity: checkDialled,
+  });
 
 /** tlsOnly is client credentials without a certificate. */
-export const tlsOnly = (ca: string): ChannelCredentials => credentials.createSsl(Buffer.from(ca));
+export const tlsOnly = (ca: string): ChannelCredentials =>
+  credentials.createSsl(Buffer.from(ca), null, null, { checkServerIdentity: checkDialled });
 
 /** insecure is `talosctl --insecure`: TLS without a client certificate, the server's certificate unchecked. */
 export const insecure = (): ChannelCredentials =>
@@ -129,7 +152,7 @@ export function serviceClient(service: string, address: string, creds: ChannelCr
   let ctor: unknown = pkg;
   for (const part of service.split('.')) ctor = (ctor as Record<string, unknown>)[part];
   if (typeof ctor !== 'function') throw new Error(`no client for ${service}`);
-  return new (ctor as ClientCtor)(address, creds);
+  return new (ctor as ClientCtor)(address, creds, sniOptions(address));
 }
 
 export type Reply = Record<string, unknown>;
