@@ -1,5 +1,9 @@
 // A decoded document: its kind, optional name, plain data in upstream shape, and where each field was.
+
+import type { BondConfig } from './types/bond-config/bond-config.js';
+import type { BridgeConfig } from './types/bridge-config/bridge-config.js';
 import type { DHCPv4Config } from './types/dhcpv4-config/dhcpv4-config.js';
+import type { DummyLinkConfig } from './types/dummy-link-config/dummy-link-config.js';
 import type { EnvironmentConfig } from './types/environment-config/environment-config.js';
 import type { HostnameConfig } from './types/hostname-config/hostname-config.js';
 import type { LinkConfig } from './types/link-config/link-config.js';
@@ -9,13 +13,20 @@ import type { SysctlConfig } from './types/sysctl-config/sysctl-config.js';
 import type { TimeSyncConfig } from './types/time-sync-config/time-sync-config.js';
 import type { UserVolumeConfig } from './types/user-volume-config/user-volume-config.js';
 import type { V1Alpha1Config } from './types/v1alpha1/config.js';
+import type { VLANConfig } from './types/vlan-config/vlan-config.js';
 import type { VolumeConfig } from './types/volume-config/volume-config.js';
+import type { WireguardConfig } from './types/wireguard-config/wireguard-config.js';
 
 /** DocumentTypes maps each kind to its data type; `v1alpha1` is the legacy document. */
 export interface DocumentTypes {
   v1alpha1: V1Alpha1Config;
   HostnameConfig: HostnameConfig;
   LinkConfig: LinkConfig;
+  DummyLinkConfig: DummyLinkConfig;
+  VLANConfig: VLANConfig;
+  BondConfig: BondConfig;
+  BridgeConfig: BridgeConfig;
+  WireguardConfig: WireguardConfig;
   DHCPv4Config: DHCPv4Config;
   ResolverConfig: ResolverConfig;
   StaticHostConfig: StaticHostConfig;
