@@ -1,4 +1,6 @@
 // MachineConfigs.config.talos.dev: the applied machine config (`v1alpha1`) and the saved one (`persistent`).
+
+import { parseAllDocuments, stringify } from 'yaml';
 import { equalData } from '../../src/cosi/resource/data.js';
 import { defineResource, type ResourceOf } from '../../src/cosi/resource/typed.js';
 
@@ -16,20 +18,26 @@ export interface ConfigDocumentShape {
 }
 
 /**
- * MachineConfigSpec is the decoded config container (src/config's Config has this shape). Resources
- * import nothing but the COSI runtime, so the type is structural; controllers read it through
- * src/config's accessors.
+ * MachineConfigSpec is the decoded config container (src/config's Config has this shape), with the config's
+ * bytes as the node encoded them. Resources import nothing but the COSI runtime, so the type is structural;
+ * controllers read it through src/config's accessors.
  */
 export interface MachineConfigSpec {
   readonly documents: readonly ConfigDocumentShape[];
+  /** the whole config as one `---`-separated YAML stream; rebuilt from the documents when absent */
+  readonly text?: string;
 }
+
+/** YAML_SPEC_ANNOTATION marks a MachineConfig whose YAML spec is the config as a string, as upstream sets it. */
+export const YAML_SPEC_ANNOTATION = 'talos.dev/yaml-spec';
 
 // the top-level keys that mark the legacy v1alpha1 document, which has no `kind`
 const V1ALPHA1_KEYS = ['machine', 'cluster', 'debug', 'persist'];
 
 /**
- * MachineConfig carries no protobuf schema: upstream sends the raw config as the YAML spec only.
- * It is sensitive because it holds every CA key of the cluster.
+ * MachineConfig travels as upstream's: proto_spec is MachineConfigSpec { bytes yaml_marshalled = 1 }, and the
+ * YAML spec is the same bytes as one string, so `edit`, `patch` and a read-back-and-reapply see the config
+ * exactly as a file. It is sensitive because it holds every CA key of the cluster.
  */
 export const MachineConfig = defineResource<MachineConfigSpec>({
   type: 'MachineConfigs.config.talos.dev',
@@ -44,19 +52,35 @@ export const MachineConfig = defineResource<MachineConfigSpec>({
       a.documents.every(
         (d, i) => d.kind === b.documents[i]!.kind && equalData(d.spec, b.documents[i]!.spec),
       )),
-  toYAML: configYAMLValue,
-  fromYAML: configFromYAMLValue,
+  proto: { yamlMarshalled: { no: 1, kind: 'bytes' } },
+  toProto: (s) => ({ yamlMarshalled: Buffer.from(configText(s)) }),
+  fromProto: (v) => configFromText(bytesText(v.yamlMarshalled)),
+  toYAML: configText,
+  fromYAML: (v) => (typeof v === 'string' ? configFromText(v) : configFromValues(v)),
 });
 export type MachineConfig = ResourceOf<typeof MachineConfig>;
 
-/** configYAMLValue is one document as itself, several as a list (one YAML node holds no document stream). */
-export function configYAMLValue(cfg: MachineConfigSpec): unknown {
-  const docs = cfg.documents.map((d) => d.spec);
-  return docs.length === 1 ? docs[0] : docs;
+/** configText is the config as one YAML stream: the node's own encoding, else each document re-emitted. */
+export function configText(cfg: MachineConfigSpec): string {
+  if (cfg.text !== undefined) return cfg.text;
+  return cfg.documents.map((d) => stringify(d.spec, { indent: 4, lineWidth: 0 })).join('---\n');
 }
 
-/** configFromYAMLValue rebuilds the container from configYAMLValue's output; validation stays with the decoder. */
-export function configFromYAMLValue(v: unknown): MachineConfigSpec {
+/**
+ * configFromText rebuilds the container from configText's output. Validation stays with the decoder: a
+ * stream that is not YAML still round-trips as its text, with the documents it could read.
+ */
+export function configFromText(text: string): MachineConfigSpec {
+  const docs = parseAllDocuments(text);
+  const values = (Array.isArray(docs) ? docs : [])
+    .filter((d) => d.errors.length === 0)
+    .map((d) => d.toJS({ maxAliasCount: 100 }) as unknown)
+    .filter((v) => v !== null && v !== undefined);
+  return { ...configFromValues(values), text };
+}
+
+/** configFromValues rebuilds the container from plain documents (one, or a list of them). */
+export function configFromValues(v: unknown): MachineConfigSpec {
   const docs = Array.isArray(v) ? v : v === null || v === undefined ? [] : [v];
   return {
     documents: docs.map((spec: Record<string, unknown>) => {
@@ -69,3 +93,6 @@ export function configFromYAMLValue(v: unknown): MachineConfigSpec {
     }),
   };
 }
+
+const bytesText = (v: unknown): string =>
+  v instanceof Uint8Array ? Buffer.from(v).toString('utf8') : typeof v === 'string' ? v : '';

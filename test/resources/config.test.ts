@@ -45,23 +45,40 @@ describe('MachineType', () => {
 });
 
 describe('MachineConfig', () => {
-  it('is sensitive, with no protobuf schema', () => {
+  it("is sensitive, its spec upstream's MachineConfigSpec { bytes yaml_marshalled = 1 }", () => {
     expect(MachineConfig.definition).toMatchObject({
       type: 'MachineConfigs.config.talos.dev',
       defaultNamespace: 'config',
       sensitivity: 'sensitive',
     });
-    expect(MachineConfig.codec.proto).toBeUndefined();
+    expect(MachineConfig.codec.proto).toEqual({ yamlMarshalled: { no: 1, kind: 'bytes' } });
   });
 
-  it('prints the config as its YAML spec and reads it back', () => {
-    const r = MachineConfig.new('config', 'v1alpha1', decode(CONFIG));
-    expect(specYAML(r)).toContain('clusterName: demo');
-    expect(specYAML(r)).toContain('token: abcdef.0123456789abcdef');
+  it('prints the config as one YAML string and reads it back', () => {
+    const r = MachineConfig.new('config', 'v1alpha1', { ...decode(CONFIG), text: CONFIG });
+    // the spec is a string scalar holding the file, not a mapping: `edit` and `patch` read it as a file
+    expect(specYAML(r)).toBe(`|\n${CONFIG.replace(/^(?=.)/gm, '    ')}`);
     const back = unmarshalResourceYAML(marshalResourceYAML(r), defaultRegistry);
     expect(MachineConfig.is(back) && back.equalSpec(r)).toBe(true);
-    // through the wire too: the YAML spec carries it
+    expect(MachineConfig.is(back) && back.spec.text).toBe(CONFIG);
+  });
+
+  it('carries every document of a multi-document config through proto_spec, byte for byte', () => {
+    const text = `${CONFIG}---\napiVersion: v1alpha1\nkind: HostnameConfig\nhostname: node-1\n`;
+    const r = MachineConfig.new('config', 'v1alpha1', { ...decode(text), text });
     const wire = decodeResource(encodeResource(r));
+    expect(MachineConfig.is(wire) && wire.spec.text).toBe(text);
+    expect(MachineConfig.is(wire) && wire.spec.documents.map((d) => d.kind)).toEqual([
+      'v1alpha1',
+      'HostnameConfig',
+    ]);
+    expect(MachineConfig.is(wire) && wire.equalSpec(r)).toBe(true);
+  });
+
+  it('re-emits the documents when the spec has no text of its own', () => {
+    const r = MachineConfig.new('config', 'v1alpha1', decode(CONFIG));
+    const wire = decodeResource(encodeResource(r));
+    expect(MachineConfig.is(wire) && wire.spec.text).toContain('clusterName: demo');
     expect(MachineConfig.is(wire) && wire.equalSpec(r)).toBe(true);
   });
 

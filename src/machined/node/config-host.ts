@@ -1,6 +1,11 @@
 // The node side of ApplyConfiguration: the active config, its resource, the file on the state directory,
 // try-mode rollback (to the config active before the try), and the moment a maintenance-mode node receives its first config.
-import { CONFIG_NAMESPACE, MACHINE_CONFIG_ID, MachineConfig } from '../../../resources/config/index.js';
+import {
+  CONFIG_NAMESPACE,
+  MACHINE_CONFIG_ID,
+  MachineConfig,
+  YAML_SPEC_ANNOTATION,
+} from '../../../resources/config/index.js';
 import type { ApplyEffect, ConfigHost } from '../../api/machine-stateful/index.js';
 import { type Config, encode } from '../../config/index.js';
 import type { State } from '../../cosi/state/state.js';
@@ -43,7 +48,9 @@ export function nodeConfigHost(opts: NodeConfigHostOptions): NodeConfigHost {
     await state.modify(
       MachineConfig.new(CONFIG_NAMESPACE, MACHINE_CONFIG_ID, cfg),
       (r) => {
-        r.spec = cfg;
+        // the resource carries the config's bytes, as a client reading it back must see the file itself
+        r.spec = { ...cfg, text: encode(cfg) };
+        r.metadata.annotations.set(YAML_SPEC_ANNOTATION, '1');
       },
       { owner: CONFIG_OWNER },
     );
