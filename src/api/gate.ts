@@ -7,6 +7,7 @@ import type { AnyCall } from './call.js';
 import type { CallContext } from './handlers.js';
 import type { Forwarder } from './routing/forwarder.js';
 import type { RouteContext } from './routing/router.js';
+import { namesThisNode } from './routing/self-target.js';
 import { type Route, routeOf } from './routing/targets.js';
 
 export interface Admitted {
@@ -23,8 +24,8 @@ export interface Gate {
 
 export interface GateOptions {
   readonly mode: ApiMode;
-  /** names that mean this node */
-  readonly localNames: ReadonlySet<string>;
+  /** the node's names besides its bound address (addresses, hostname), read at each call */
+  readonly localNames: () => Iterable<string>;
   /** this node's own name for `proxyfrom`, known once the port is bound */
   readonly self: () => string;
   readonly forwarder?: Forwarder;
@@ -32,6 +33,7 @@ export interface GateOptions {
 
 export function newGate(opts: GateOptions): Gate {
   const { mode, localNames, forwarder } = opts;
+  const isLocal = (node: string) => namesThisNode(node, { bound: opts.self(), names: localNames() });
   return {
     admit(method, call) {
       const caller =
@@ -42,7 +44,7 @@ export function newGate(opts: GateOptions): Gate {
       // Maintenance mode serves everything here, whatever the routing keys say.
       let route: Route = mode === 'maintenance' ? { kind: 'local' } : routeOf(method, call.metadata);
       // A single node that is this one is served in place, exactly like no routing at all.
-      if (route.kind === 'one-to-one' && localNames.has(route.node)) route = { kind: 'local' };
+      if (route.kind === 'one-to-one' && isLocal(route.node)) route = { kind: 'local' };
       return { caller, route };
     },
     routeContext(method, call, { caller, route }, signal) {
@@ -55,7 +57,7 @@ export function newGate(opts: GateOptions): Gate {
         self: opts.self(),
         signal,
         ...(deadline !== Number.POSITIVE_INFINITY ? { deadline } : {}),
-        isLocal: (node) => localNames.has(node),
+        isLocal,
         ...(forwarder ? { forwarder } : {}),
       };
     },

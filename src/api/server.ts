@@ -59,8 +59,11 @@ export interface StartApiServerOptions {
    * answers at once, every other call (State's too) waits until `serve` hands them over
    */
   readonly deferHandlers?: boolean;
-  /** `nodes` entries that mean this node (its IPs, hostname); the bound `host:port` always counts */
-  readonly localNames?: readonly string[];
+  /**
+   * the node's names besides the bound address (its IPs, hostname), read at each routed call; a `nodes`
+   * entry with one of them (or a loopback address) and no other port is served here
+   */
+  readonly localNames?: () => Iterable<string>;
   readonly version?: VersionInfo;
   readonly platform?: PlatformInfo;
   readonly registry?: ResourceRegistry;
@@ -213,7 +216,7 @@ export async function startApiServer(opts: StartApiServerOptions): Promise<ApiSe
   }
   const { tls, maintenance, forwarder } = await credentials;
   const closing = new AbortController();
-  const localNames = new Set<string>(opts.localNames ?? []);
+  const localNames = opts.localNames ?? (() => []);
   const bindAddress = opts.address ?? DEFAULT_API_ADDRESS;
   let self = bindAddress;
   const gate = newGate({ mode, localNames, self: () => self, ...(forwarder ? { forwarder } : {}) });
@@ -262,7 +265,6 @@ export async function startApiServer(opts: StartApiServerOptions): Promise<ApiSe
     mode === 'maintenance' ? { firstClientMs: FIRST_CLIENT_HOLD_MS, onFirstClientGone: firstClientGone } : {},
   );
   if (mode !== 'maintenance') firstClientGone();
-  localNames.add(address);
   // Version's first answer builds its types and codecs: build them while the first client is on its way
   // (after the caller has said the API listens, which happens before this turn ends)
   const versionDef = proto.services.get('machine.MachineService')?.Version;

@@ -1,11 +1,13 @@
 // apid as a supervised in-process service: the normal-mode API with mutual TLS, served once the secrets
 // controllers have minted its certificate, rotated whenever they re-issue it.
+import { hostname } from 'node:os';
 import type { HandlerMap } from '../../api/handlers.js';
 import { startApiServer } from '../../api/server.js';
 import type { VersionInfo } from '../../api/version.js';
 import type { State } from '../../cosi/state/state.js';
 import { inProcessRunner, type ServiceDefinition } from '../services/index.js';
 import { followIdentity, waitForIdentity } from './api-identity.js';
+import { nodeAddresses } from './console-hint.js';
 
 export const APID_SERVICE = 'apid';
 
@@ -38,6 +40,8 @@ export function apidService(opts: ApidServiceOptions): ServiceDefinition {
           state: opts.state,
           identity,
           handlers: opts.handlers,
+          // a `nodes` entry naming one of these (and no other port) is this node, served in place
+          localNames: () => [...nodeAddresses(), hostname()],
           ...(opts.version ? { version: opts.version } : {}),
           signal,
         });
