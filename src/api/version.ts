@@ -62,6 +62,26 @@ export function keelVersion(build: BuildInfo = stamped()): VersionInfo {
   };
 }
 
+/**
+ * TALOS_API_LEVEL is the Talos release whose machine API (protos, resources, semantics) Keel implements.
+ * talosctl compares the server's tag with its own as semver and warns of an older server, so the tag on
+ * the wire is this level with Keel's own version as build metadata (`v1.13.0+keel.0.1.0`), which semver
+ * ignores when comparing: a talosctl of the same level does not warn, a newer one rightly does.
+ */
+export const TALOS_API_LEVEL = 'v1.13.0';
+
+/** wireTag is the tag Version answers with: the API level, then Keel's tag as semver build metadata. */
+export function wireTag(keelTag: string, apiLevel = TALOS_API_LEVEL): string {
+  // build metadata allows only [0-9A-Za-z-] in dot-separated identifiers
+  const meta = keelTag
+    .replace(/^v/, '')
+    .replace(/[^0-9A-Za-z.-]+/g, '-')
+    .split('.')
+    .filter(Boolean)
+    .join('.');
+  return `${apiLevel}+keel${meta ? `.${meta}` : ''}`;
+}
+
 export interface VersionHandlerOptions {
   readonly version?: VersionInfo;
   readonly platform?: PlatformInfo;
@@ -71,7 +91,8 @@ export interface VersionHandlerOptions {
 
 /** versionHandler answers with one element; the router adds the node's name when asked for several. */
 export function versionHandler(opts: VersionHandlerOptions): Handler {
-  const version = opts.version ?? keelVersion();
+  const own = opts.version ?? keelVersion();
+  const version = { ...own, tag: wireTag(own.tag) };
   return unaryHandler(async (_req, _ctx: CallContext) => ({
     messages: [
       {

@@ -6,7 +6,7 @@ import { type Client, status } from '@grpc/grpc-js';
 import { afterEach, describe, expect, it } from 'vitest';
 import { serverStreamHandler, unaryHandler } from '../../src/api/handlers.js';
 import { type ApiServer, startApiServer } from '../../src/api/server.js';
-import { keelVersion } from '../../src/api/version.js';
+import { keelVersion, wireTag } from '../../src/api/version.js';
 import { settled } from '../cosi/controller/internal/settled.js';
 import { callStream, callUnary, errorOf, insecure, nodeState, serviceClient } from './fixtures.js';
 
@@ -40,7 +40,10 @@ describe('an API server with deferred handlers', () => {
   it('answers Version at once; other calls, State too, wait for serve() and are then served', async () => {
     const { server, machine, state } = await deferred();
     const version = await callUnary(machine, 'Version', {});
-    expect((version.messages as Record<string, unknown>[])[0]!.version).toEqual({ ...keelVersion() });
+    expect((version.messages as Record<string, unknown>[])[0]!.version).toEqual({
+      ...keelVersion(),
+      tag: wireTag(keelVersion().tag),
+    });
 
     const hostname = callUnary(machine, 'Hostname', {});
     const get = callUnary(state, 'Get', plainOne);

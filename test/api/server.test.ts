@@ -3,7 +3,7 @@ import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { unaryHandler } from '../../src/api/handlers.js';
 import { ApiProtoLoadError } from '../../src/api/proto.js';
 import { type ApiServer, bindTarget, startApiServer } from '../../src/api/server.js';
-import { keelVersion } from '../../src/api/version.js';
+import { keelVersion, wireTag } from '../../src/api/version.js';
 import {
   callUnary,
   errorOf,
@@ -52,7 +52,7 @@ describe('startApiServer', () => {
     const reply = await callUnary(c, 'Version', {});
     const messages = reply.messages as Record<string, unknown>[];
     expect(messages).toHaveLength(1);
-    expect(messages[0]!.version).toEqual({ ...keelVersion() });
+    expect(messages[0]!.version).toEqual({ ...keelVersion(), tag: wireTag(keelVersion().tag) });
     expect(messages[0]!.features).toEqual({ rbac: true });
     expect(messages[0]!.metadata).toBeUndefined(); // no routing asked: passed through untouched
   });
@@ -114,7 +114,10 @@ describe('startApiServer', () => {
       expect(s.port).toBeGreaterThan(0);
       const c = client('machine.MachineService', s.address, tlsOnlyInsecure());
       const reply = await callUnary(c, 'Version', {});
-      expect((reply.messages as Record<string, unknown>[])[0]!.version).toEqual({ ...keelVersion() });
+      expect((reply.messages as Record<string, unknown>[])[0]!.version).toEqual({
+        ...keelVersion(),
+        tag: wireTag(keelVersion().tag),
+      });
     }
   });
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { keelVersion } from '../../src/api/version.js';
+import { keelVersion, TALOS_API_LEVEL, wireTag } from '../../src/api/version.js';
 
 describe('keelVersion', () => {
   it('takes the tag and sha stamped at build time', () => {
@@ -18,5 +18,18 @@ describe('keelVersion', () => {
     expect(v.os).toBe(process.platform);
     expect(['amd64', 'arm64', '386', 'arm', process.arch]).toContain(v.arch);
     expect(v.go_version).toBe(`node${process.versions.node}`);
+  });
+});
+
+describe('wireTag', () => {
+  it.each([
+    ['v0.1.0', 'v1.13.0+keel.0.1.0'],
+    ['v0.1.0-34-gcbe2a5e-dirty', 'v1.13.0+keel.0.1.0-34-gcbe2a5e-dirty'],
+    ['v0.0.0-dev', 'v1.13.0+keel.0.0.0-dev'],
+    ['weird/tag_1', 'v1.13.0+keel.weird-tag-1'],
+    ['', 'v1.13.0+keel'],
+  ])('%j answers as %j: the API level, Keel as build metadata', (tag, want) => {
+    expect(wireTag(tag)).toBe(want);
+    expect(TALOS_API_LEVEL).toBe('v1.13.0');
   });
 });
