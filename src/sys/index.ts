@@ -19,3 +19,4 @@ export * from './reboot.js';
 export * from './rlimit.js';
 export * from './sync.js';
 export * from './wait.js';
+export * from './xattr.js';

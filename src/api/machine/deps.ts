@@ -11,4 +11,10 @@ export interface SystemInfoDeps {
   readonly dmesgPollMs?: number;
   /** the controller runtime's graph (Runtime.dependencyGraph); without it InspectService stays unimplemented */
   readonly dependencyGraph?: () => DependencyGraph;
+  /**
+   * files whose content is the node's own rather than the kernel's, by absolute path: a container-mode node
+   * shares the host's kernel but has a boot of its own, and talosctl reads the boot id from its file to see
+   * that a reboot happened
+   */
+  readonly nodeFiles?: ReadonlyMap<string, () => string>;
 }

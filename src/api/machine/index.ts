@@ -46,7 +46,7 @@ export function systemInfoHandlers(deps: SystemInfoDeps = {}): HandlerMap {
     [`${M}LoadAvg`]: loadAvgHandler(deps),
     [`${M}SystemStat`]: systemStatHandler(deps),
     [`${M}CPUInfo`]: cpuInfoHandler(deps),
-    [`${M}Read`]: readHandler(),
+    [`${M}Read`]: readHandler(deps),
     [`${M}List`]: listHandler(),
     [`${M}Copy`]: copyHandler(),
     [`${M}DiskUsage`]: diskUsageHandler(),

@@ -2,7 +2,6 @@
 
 import { goFileMode } from '../../sys/fs/file-mode.js';
 import { normalizeRoot, type WalkEntry, type WalkType, walk } from '../../sys/fs/walk.js';
-import { ApiError } from '../errors.js';
 import { type ApiMessage, type Handler, serverStreamHandler } from '../handlers.js';
 import { invalidArgument, mapped } from './errors.js';
 
@@ -19,10 +18,12 @@ export interface ListPlan {
   readonly types: readonly WalkType[];
 }
 
-/** listPlan validates a ListRequest: recursion only with `recurse`, where depth 0 means no limit. */
+/**
+ * listPlan validates a ListRequest: recursion only with `recurse`, where a depth of 0 or below means no limit
+ * (`talosctl ls -r` sends -1).
+ */
 export function listPlan(req: ApiMessage): ListPlan {
   const depth = typeof req.recursion_depth === 'number' ? req.recursion_depth : 0;
-  if (depth < 0) throw invalidArgument('List', 'recursion_depth', `must not be negative, got ${depth}`);
   const types = ((req.types as unknown[] | undefined) ?? []).map((t) => {
     const w = LIST_TYPES[String(t)];
     if (!w) throw invalidArgument('List', 'types', `unknown type ${String(t)}`);
@@ -30,16 +31,39 @@ export function listPlan(req: ApiMessage): ListPlan {
   });
   return {
     root: normalizeRoot(typeof req.root === 'string' ? req.root : ''),
-    maxDepth: req.recurse === true ? (depth === 0 ? -1 : depth) : 0,
+    maxDepth: req.recurse === true ? (depth <= 0 ? -1 : depth) : 0,
     types,
   };
 }
 
+/** XattrReader lists a path's extended attributes (src/sys's listXattrs, loaded only when asked for). */
+export type XattrReader = (path: string) => readonly { name: string; data: Buffer }[];
+
+const SELINUX_XATTR = 'security.selinux';
+
+/**
+ * xattrsOf is what FileInfo.xattrs carries: every readable attribute, and the SELinux label even where the
+ * file system lists none (devtmpfs, sysfs give their automatic label only when asked by name), as upstream.
+ */
+export function xattrsOf(
+  path: string,
+  list: XattrReader,
+  get: (path: string, name: string) => Buffer | undefined,
+): ApiMessage[] {
+  const found = list(path).map((x) => ({ name: x.name, data: x.data }));
+  if (!found.some((x) => x.name === SELINUX_XATTR)) {
+    const label = get(path, SELINUX_XATTR);
+    if (label) found.push({ name: SELINUX_XATTR, data: label });
+  }
+  return found;
+}
+
 /** fileInfoMessage is one FileInfo; an entry that could not be read carries only its names and the error. */
-export function fileInfoMessage(e: WalkEntry): ApiMessage {
+export function fileInfoMessage(e: WalkEntry, xattrs: readonly ApiMessage[] = []): ApiMessage {
   if (e.error || !e.stat)
-    return { name: e.fullPath, relative_name: e.relPath, error: e.error?.message ?? '' };
+    return { name: e.fullPath, relative_name: e.relPath, error: e.error?.message ?? '', xattrs };
   return {
+    xattrs,
     name: e.fullPath,
     relative_name: e.relPath,
     size: e.stat.size,
@@ -54,13 +78,13 @@ export function fileInfoMessage(e: WalkEntry): ApiMessage {
 
 export function listHandler(): Handler {
   return serverStreamHandler(async (req, send, ctx) => {
-    // extended attributes need listxattr(2), which no binding offers yet: refuse rather than send none
-    if (req.report_xattrs === true)
-      throw new ApiError('unimplemented', 'List: report_xattrs is not supported by Keel yet');
     const plan = listPlan(req);
+    // the system-call bindings load only for `ls -l`, which asks for extended attributes
+    const sys = req.report_xattrs === true ? await import('../../sys/xattr.js') : undefined;
     await mapped('List', async () => {
       const entries = walk(plan.root, { maxDepth: plan.maxDepth, types: plan.types, signal: ctx.signal });
-      for await (const e of entries) await send(fileInfoMessage(e));
+      for await (const e of entries)
+        await send(fileInfoMessage(e, sys ? xattrsOf(e.fullPath, sys.listXattrs, sys.getxattr) : []));
     });
   });
 }

@@ -15,6 +15,7 @@ import type { ApiServer } from '../../api/server.js';
 import type { Config } from '../../config/index.js';
 import { nextTurn } from '../../cosi/controller/index.js';
 import { registerNamespace } from '../../cosi/resource/meta/index.js';
+import { BOOT_ID_PATH } from '../boot-id.js';
 import { SYSTEM_CGROUP_BASE, setUpSystemCgroups } from '../cgroups.js';
 import { EventBus, newXidSource } from '../events/index.js';
 import { KERNEL_LOG } from '../logging/index.js';
@@ -135,7 +136,11 @@ export async function runNode(start: NodeStart): Promise<Node> {
     }),
   };
   const handlers: HandlerMap = {
-    ...systemInfoHandlers({ dependencyGraph: () => runtime.dependencyGraph() }),
+    ...systemInfoHandlers({
+      dependencyGraph: () => runtime.dependencyGraph(),
+      // a container shares the host's kernel, whose boot id never changes when this node reboots
+      ...(container ? { nodeFiles: new Map([[BOOT_ID_PATH, () => `${bootId}\n`]]) } : {}),
+    }),
     ...statefulHandlers(deps),
   };
   supervisor.load(

@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { status } from '@grpc/grpc-js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { libc } from '../../../src/sys/libc.js';
 import { callStream, errorOf, withMetadata } from '../fixtures.js';
 import { type Msg, useServer } from './harness.js';
 
@@ -25,6 +26,11 @@ afterAll(() => {
 });
 
 const machine = () => h.client('machine.MachineService');
+// the test's own writer of an extended attribute; the node only reads them
+const setxattr = libc.func(
+  'int setxattr(const char *path, const char *name, const uint8_t *value, size_t size, int flags)',
+);
+const removexattr = libc.func('int removexattr(const char *path, const char *name)');
 const bytesOf = (msgs: Msg[]) => Buffer.concat(msgs.map((m) => m.bytes as Buffer));
 
 describe('Read', () => {
@@ -87,6 +93,25 @@ describe('List', () => {
     expect(two.map((m) => m.relative_name)).toEqual(['.', 'a.txt', 'ln', 'sub', 'sub/big.bin', 'sub/deeper']);
   });
 
+  it('takes a negative depth with recurse as no limit, as `talosctl ls -r` sends -1', async () => {
+    const all = await callStream(machine(), 'List', { root, recurse: true, recursion_depth: -1 });
+    expect(all.map((m) => m.relative_name)).toContain('sub/deeper/z.txt');
+  });
+
+  it('reports extended attributes when asked (`ls -l`), and none otherwise', async () => {
+    const file = join(root, 'a.txt');
+    const value = Buffer.from('keel-test');
+    expect(setxattr(file, 'user.keel', value, value.length, 0)).toBe(0);
+    try {
+      const withXattrs = await callStream(machine(), 'List', { root: file, report_xattrs: true });
+      expect(withXattrs[0]!.xattrs).toContainEqual({ name: 'user.keel', data: value });
+      const without = await callStream(machine(), 'List', { root: file });
+      expect(without[0]!.xattrs ?? []).toEqual([]);
+    } finally {
+      removexattr(file, 'user.keel');
+    }
+  });
+
   it('answers NOT_FOUND for a missing root', async () => {
     const err = await errorOf(callStream(machine(), 'List', { root: join(root, 'missing') }));
     expect(err.code).toBe(status.NOT_FOUND);
@@ -147,5 +172,22 @@ describe('DiskUsage', () => {
     const msgs = await callStream(machine(), 'DiskUsage', { paths: [join(root, 'missing')] });
     expect(msgs).toHaveLength(1);
     expect(msgs[0]!.error).toContain('missing');
+  });
+});
+
+describe('Read of a node file', () => {
+  const bootId = '5e0c1c8e-0000-4000-8000-000000000001';
+  const node = useServer({ nodeFiles: new Map([['/proc/sys/kernel/random/boot_id', () => `${bootId}\n`]]) });
+
+  it("answers a container node's own boot id instead of the host kernel's", async () => {
+    const msgs = await callStream(node.client('machine.MachineService'), 'Read', {
+      path: '/proc/sys/kernel/random/../random/boot_id',
+    });
+    expect(bytesOf(msgs).toString()).toBe(`${bootId}\n`);
+    // every other file is the kernel's
+    const other = await callStream(node.client('machine.MachineService'), 'Read', {
+      path: '/proc/sys/kernel/ostype',
+    });
+    expect(bytesOf(other).toString()).toBe('Linux\n');
   });
 });
