@@ -1,5 +1,5 @@
-// TimeService: the node's clock. Keel has no NTP client yet, so Time reports only the local time (no server,
-// no remote time: those fields mean "what the NTP server said"), and TimeCheck is refused.
+// TimeService: the node's clock against its NTP server's. Keel has no NTP client yet, so there is no server
+// time to report: both calls are refused, saying so (talosctl cannot print a reply without the remote time).
 import { ApiError } from '../errors.js';
 import { type Handler, unaryHandler } from '../handlers.js';
 
@@ -9,8 +9,13 @@ export const timestampOf = (ms: number) => ({
   nanos: Math.round((ms - Math.floor(ms / 1000) * 1000) * 1e6),
 });
 
-export function timeHandler(now: () => number = Date.now): Handler {
-  return unaryHandler(async () => ({ messages: [{ localtime: timestampOf(now()) }] }));
+export function timeHandler(): Handler {
+  return unaryHandler(async () => {
+    throw new ApiError(
+      'unimplemented',
+      'Time: Keel has no NTP client yet, so there is no time server whose time to compare with the node clock',
+    );
+  });
 }
 
 export function timeCheckHandler(): Handler {

@@ -2,7 +2,7 @@ import { status } from '@grpc/grpc-js';
 import { describe, expect, it } from 'vitest';
 import { timestampOf } from '../../../src/api/time/index.js';
 import { callUnary, errorOf } from '../fixtures.js';
-import { type Msg, only, useServer } from '../machine/harness.js';
+import { useServer } from '../machine/harness.js';
 
 const h = useServer();
 
@@ -16,15 +16,10 @@ describe('timestampOf', () => {
 });
 
 describe('TimeService over mTLS', () => {
-  it('Time reports the local clock and no NTP server or remote time', async () => {
-    const before = Math.floor(Date.now() / 1000);
-    const m = only(await callUnary(h.client('time.TimeService'), 'Time', {}));
-    const after = Math.ceil(Date.now() / 1000);
-    const seconds = Number((m.localtime as Msg).seconds);
-    expect(seconds).toBeGreaterThanOrEqual(before);
-    expect(seconds).toBeLessThanOrEqual(after);
-    expect(m.server ?? '').toBe('');
-    expect(m.remotetime).toBeUndefined();
+  it('Time is UNIMPLEMENTED until an NTP client gives it a server time, saying why', async () => {
+    const err = await errorOf(callUnary(h.client('time.TimeService'), 'Time', {}));
+    expect(err.code).toBe(status.UNIMPLEMENTED);
+    expect(err.details).toMatch(/^Time: .*no NTP client/);
   });
 
   it('TimeCheck is UNIMPLEMENTED, saying why', async () => {

@@ -213,10 +213,7 @@ const CASES: Record<string, (c: Clients) => Promise<void>> = {
     const m = first(await callUnary(storage, 'Disks', {}));
     expect(Array.isArray(m.disks ?? [])).toBe(true);
   },
-  '/time.TimeService/Time': async ({ time }) => {
-    const t = first(await callUnary(time, 'Time', {}));
-    expect(Number((t.localtime as Reply).seconds)).toBeGreaterThan(0);
-  },
+  '/time.TimeService/Time': ({ time }) => unimplementedWithMessage(callUnary(time, 'Time', {}), /NTP/),
   '/time.TimeService/TimeCheck': ({ time }) =>
     unimplementedWithMessage(callUnary(time, 'TimeCheck', { server: 'pool.ntp.org' }), /NTP/),
   '/inspect.InspectService/ControllerRuntimeDependencies': async ({ inspect }) => {
