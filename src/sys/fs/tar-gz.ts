@@ -64,6 +64,27 @@ async function* fileData(path: string, size: number, signal?: AbortSignal): Asyn
   }
 }
 
+// Linux reports /proc, sysfs and cgroup files as empty (or as a page) although they hold data: a file whose
+// size says 0 is read up to this much, and archived with what it gave if that was less, as upstream does.
+const PSEUDO_FILE_PROBE = 4096;
+
+/** probeEmpty reads a zero-size file's real content, or undefined to archive it as empty. */
+async function probeEmpty(path: string): Promise<Buffer | undefined> {
+  const fh = await open(path, 'r');
+  try {
+    const buf = Buffer.alloc(PSEUDO_FILE_PROBE);
+    const { bytesRead } = await fh.read(buf, 0, buf.length, 0);
+    // nothing: empty for real; a full probe: bigger than a pseudo file should be, so left empty as upstream
+    return bytesRead > 0 && bytesRead < buf.length ? buf.subarray(0, bytesRead) : undefined;
+  } catch (e) {
+    // some pseudo files refuse read() (EINVAL): archived empty, as upstream
+    if ((e as NodeJS.ErrnoException).code === 'EINVAL') return undefined;
+    throw e;
+  } finally {
+    await fh.close();
+  }
+}
+
 /** tarStream yields the tar archive of `root` (the root directory itself is not an entry, as upstream). */
 export async function* tarStream(
   root: string,
@@ -78,6 +99,18 @@ export async function* tarStream(
     const entry = tarEntryOf(item.relPath, item.stat, item.link);
     if (!entry) {
       skipped.push(`skipping "${item.fullPath}": not supported by tar`);
+      continue;
+    }
+    if (entry.type === 'file' && entry.size === 0) {
+      let content: Buffer | undefined;
+      try {
+        content = await probeEmpty(item.fullPath);
+      } catch (e) {
+        skipped.push(`skipping "${item.fullPath}": ${e instanceof Error ? e.message : String(e)}`);
+        continue;
+      }
+      yield tarHeader(content ? { ...entry, size: content.length } : entry);
+      if (content) yield* [content, tarPadding(content.length)];
       continue;
     }
     // open before the header goes out, so an unreadable file is skipped instead of leaving a hole

@@ -1,7 +1,7 @@
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, readlinkSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
-import { tmpdir } from 'node:os';
+import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { isFsNotFound, writeTarGz } from '../../../src/sys/fs/index.js';
@@ -42,6 +42,13 @@ describe('writeTarGz', () => {
     for (const rel of ['a.txt', 'b/c.bin', 'b/d/e.txt', LONG_NAME])
       expect(readFileSync(join(dest, rel))).toEqual(readFileSync(join(root, rel)));
     expect(readlinkSync(join(dest, 'link'))).toBe('a.txt');
+  });
+
+  it('archives what a pseudo file holds although its size says 0 (procfs, cgroupfs), as upstream', async () => {
+    const { file } = await archive('/proc/sys/kernel/hostname');
+    const dest = mkdtempSync(join(out, 'p-'));
+    execFileSync('tar', ['-xzf', file, '-C', dest]);
+    expect(readFileSync(join(dest, 'hostname'), 'utf8')).toBe(`${hostname()}\n`);
   });
 
   it('archives a single file under its base name', async () => {
