@@ -2,10 +2,13 @@
 // the applied config: wait for the first set, then follow every re-issue.
 import { API, API_ID, SECRETS_NAMESPACE } from '../../../resources/secrets/index.js';
 import type { NodeIdentity } from '../../api/server.js';
+import type { Resource } from '../../cosi/resource/resource.js';
 import type { State } from '../../cosi/state/state.js';
 
-const identityOf = (r: unknown): NodeIdentity | undefined => {
-  const spec = (r as API).spec;
+/** identityOf reads a complete identity; a destroyed resource (a tombstone, as a watch shows it) has none. */
+const identityOf = (r: Resource): NodeIdentity | undefined => {
+  if (!API.is(r)) return undefined;
+  const spec = r.spec;
   if (!spec?.server || spec.acceptedCAs.length === 0) return undefined;
   return {
     ca: spec.acceptedCAs.map((c) => c.crt).join('\n'),

@@ -1,5 +1,6 @@
 // In container mode no network controller runs (it would reconfigure the host): the node's name and
 // addresses are the host's, read once, so the certificate controllers have their inputs.
+import { isIP } from 'node:net';
 import { hostname, networkInterfaces } from 'node:os';
 import {
   filteredNodeAddressID,
@@ -23,13 +24,24 @@ export function hostAddresses(): string[] {
   return [...new Set(out)];
 }
 
+/**
+ * splitHostname reads the kernel's name as hostname and domain. The kernel's `ip=dhcp` names a node without a
+ * DHCP hostname after its address ("10.0.2.15"), which is no FQDN: such a node gets upstream's `addr` form
+ * of a default hostname, the address with dashes (`keel-10-0-2-15`), and no domain.
+ */
+export function splitHostname(name: string): { hostname: string; domainname: string } {
+  const n = name.trim();
+  if (isIP(n)) return { hostname: `keel-${n.replace(/[.:]+/g, '-')}`, domainname: '' };
+  const [host, ...domain] = n.split('.');
+  return { hostname: host || 'keel', domainname: domain.join('.') };
+}
+
 /** publishHostIdentity writes HostnameStatus and the address set the certificates are named after. */
 export async function publishHostIdentity(state: State): Promise<void> {
-  const [host, ...domain] = hostname().split('.');
   await state.modify(
     HostnameStatus.new(NETWORK_NAMESPACE, HOSTNAME_ID),
     (r) => {
-      r.spec = { hostname: host ?? 'keel', domainname: domain.join('.') };
+      r.spec = splitHostname(hostname());
     },
     { owner: HOST_IDENTITY_OWNER },
   );
