@@ -14,6 +14,7 @@ import { loadApiProto } from '../../api/proto.js';
 import { type GrpcCoreState, grpcCoreState } from '../../cosi/api/index.js';
 import { defaultRegistry } from '../../cosi/resource/registry.js';
 import { ClientError, isCancelled } from './errors.js';
+import { type Auth, transportText } from './transport.js';
 
 /** The largest reply accepted, as talosctl's client sets it. */
 const MAX_MESSAGE_BYTES = 32 << 20;
@@ -32,6 +33,7 @@ export interface CallOptions {
 export interface Connection {
   /** `host:port` dialled */
   readonly address: string;
+  readonly auth: Auth;
   unary<Res>(service: string, method: string, request: object, opts: CallOptions): Promise<Res>;
   /** stream yields each reply; it ends quietly when `signal` aborts */
   stream<Res>(service: string, method: string, request: object, opts: CallOptions): AsyncIterable<Res>;
@@ -63,12 +65,26 @@ const routeInterceptor =
       },
     });
 
+/** plainStatus rewords a failure to connect on every call, so each command's error reads alike. */
+const plainStatus =
+  (auth: Auth): Interceptor =>
+  (options, nextCall) =>
+    new InterceptingCall(nextCall(options), {
+      start(metadata, _listener, next) {
+        next(metadata, {
+          onReceiveStatus(status, nextStatus) {
+            nextStatus({ ...status, details: transportText(status.details, auth) });
+          },
+        });
+      },
+    });
+
 const channelOptions = { 'grpc.max_receive_message_length': MAX_MESSAGE_BYTES };
 
 /** connect opens a lazy channel to `address`; nothing is dialled until the first call. */
-export function connect(address: string, creds: ChannelCredentials): Connection {
+export function connect(address: string, creds: ChannelCredentials, auth: Auth): Connection {
   const services = loadApiProto().services;
-  const client = new Client(address, creds, channelOptions);
+  const client = new Client(address, creds, { ...channelOptions, interceptors: [plainStatus(auth)] });
   const states: GrpcCoreState[] = [];
   const stateClients: Client[] = [];
 
@@ -80,6 +96,7 @@ export function connect(address: string, creds: ChannelCredentials): Connection 
 
   return {
     address,
+    auth,
     unary<Res>(service: string, method: string, request: object, opts: CallOptions): Promise<Res> {
       const def = methodOf(service, method);
       return new Promise<Res>((resolve, reject) => {
@@ -125,7 +142,10 @@ export function connect(address: string, creds: ChannelCredentials): Connection 
     },
 
     state(route: Route): GrpcCoreState {
-      const c = new Client(address, creds, { ...channelOptions, interceptors: [routeInterceptor(route)] });
+      const c = new Client(address, creds, {
+        ...channelOptions,
+        interceptors: [routeInterceptor(route), plainStatus(auth)],
+      });
       stateClients.push(c);
       const s = grpcCoreState(c, { registry: defaultRegistry, watchRetry: false });
       states.push(s);

@@ -1,5 +1,5 @@
 // The one-to-many reply envelope seen from the client: each message's metadata names its node or its error.
-import { type ClientError, nodeError } from './errors.js';
+import { type ClientError, envelopeError } from './errors.js';
 
 export interface NodeMetadata {
   readonly hostname?: string;
@@ -21,7 +21,7 @@ export type NodeReply<M> =
 export function nodeReply<M extends EnvelopeMessage>(m: M, fallback: string): NodeReply<M> {
   const node = m.metadata?.hostname || fallback;
   const err = m.metadata?.error;
-  if (err) return { ok: false, node, error: nodeError(node, err, m.metadata?.status?.code) };
+  if (err) return { ok: false, node, error: envelopeError(node, err, m.metadata?.status?.code) };
   return { ok: true, node, message: m };
 }
 

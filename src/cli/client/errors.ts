@@ -1,5 +1,6 @@
 // The client's typed errors: every failure names the node (or the config) it belongs to and why.
 import { type ServiceError, status } from '@grpc/grpc-js';
+import { transportText } from './transport.js';
 
 export type ClientErrorCode = 'config' | 'node' | 'rpc';
 
@@ -54,6 +55,17 @@ export function rpcText(e: unknown): string {
 /** nodeError is one node's failure: "error on node 10.5.0.2: why". */
 export const nodeError = (node: string, why: string, grpcCode?: status): ClientError =>
   new ClientError('node', `error on node ${node}: ${why}`, node, grpcCode);
+
+/**
+ * envelopeError is a failure a node's reply carried: a proxy that could not reach the node words it as
+ * grpc-js does, so it is made to read as talosctl's `rpc error: code = Unavailable desc = connection refused`.
+ */
+export function envelopeError(node: string, why: string, grpcCode?: status): ClientError {
+  const plain = transportText(why);
+  if (plain === why) return nodeError(node, why, grpcCode);
+  const code = grpcCode ?? status.UNAVAILABLE;
+  return nodeError(node, `rpc error: code = ${goCodeName(code)} desc = ${plain}`, code);
+}
 
 /** fromRPC wraps a call failure, naming the node when the call targeted one, and what was being done. */
 export function fromRPC(e: unknown, node: string | undefined, what?: string): ClientError {

@@ -61,7 +61,7 @@ export function openSession(args: ParsedArgs, opts: { readonly insecure?: boolea
     const targets = strs(args, 'nodes').length ? strs(args, 'nodes') : strs(args, 'endpoints');
     const first = targets[0];
     if (!first) throw new ClientError('config', NO_NODES);
-    const conn = connect(endpointAddress(first), insecureTLS());
+    const conn = connect(endpointAddress(first), insecureTLS(), 'insecure');
     return {
       conn,
       nodes: [],
@@ -78,7 +78,7 @@ export function openSession(args: ParsedArgs, opts: { readonly insecure?: boolea
   if (!endpoint) throw new ClientError('config', `context ${JSON.stringify(name)} has no endpoints`);
   const nodes = strs(args, 'nodes').length ? strs(args, 'nodes') : (context.nodes ?? []);
   if (nodes.length === 0) throw new ClientError('config', NO_NODES);
-  const conn = connect(endpointAddress(endpoint), mutualTLS(context, name));
+  const conn = connect(endpointAddress(endpoint), mutualTLS(context, name), 'mutual');
   return {
     conn,
     nodes,

@@ -1,7 +1,7 @@
 // keelctl version: the client section, then each node's section, one-to-many through node routing,
 // per-node failures named, and --insecure against a maintenance-mode node.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { keelVersion } from '../../../src/api/version.js';
+import { keelVersion, wireTag } from '../../../src/api/version.js';
 import {
   run,
   startMaintenanceNode,
@@ -37,7 +37,7 @@ const client = [
 ];
 const server = (node: string, enabled: string) => [
   `\tNODE:        ${node}`,
-  `\tTag:         ${v.tag}`,
+  `\tTag:         ${wireTag(v.tag)}`,
   `\tSHA:         ${v.sha}`,
   `\tBuilt:       ${v.built}`,
   `\tGo version:  ${v.go_version}`,
