@@ -1,7 +1,8 @@
 // `keelctl version`: the client's build, then each node's Version reply, laid out as talosctl prints them.
-import { keelVersion, type VersionInfo } from '../../api/version.js';
+import type { VersionInfo } from '../../api/version.js';
 import { bool, type ParsedArgs } from '../args.js';
 import { globalFlags, insecureFlag, joinErrors, unaryEach, withSession } from '../client/index.js';
+import { clientVersion } from '../client-build.js';
 import type { Command } from '../command.js';
 import type { Output } from '../io.js';
 
@@ -36,7 +37,7 @@ export const versionCommand: Command = {
 };
 
 async function runVersion(args: ParsedArgs, io: Output, signal: AbortSignal): Promise<number> {
-  const client = keelVersion();
+  const client = clientVersion();
   io.out('Client:');
   io.out(bool(args, 'short') ? `\t${CLIENT_NAME} ${client.tag}` : longVersion(client));
   if (bool(args, 'client')) return 0;

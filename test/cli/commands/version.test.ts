@@ -26,6 +26,8 @@ afterAll(async () => {
   wd?.remove();
 });
 
+// without git on PATH the client falls back to package.json's version, the same one the servers here report
+const NO_GIT = { PATH: '/nonexistent' };
 const v = keelVersion();
 const client = [
   'Client:',
@@ -48,20 +50,20 @@ const lines = (...ls: string[][]) => `${ls.flat().join('\n')}\n`;
 
 describe('keelctl version', () => {
   it('prints the client and the node, as talosctl lays them out', async () => {
-    const r = await run(['version'], { TALOSCONFIG: wd.talosconfig });
+    const r = await run(['version'], { ...NO_GIT, TALOSCONFIG: wd.talosconfig });
     expect(r.stderr).toBe('');
     expect(r.stdout).toBe(lines(client, ['Server:'], server(a.server.address, 'RBAC')));
     expect(r.code).toBe(0);
   });
 
   it('prints the client alone with --client', async () => {
-    const r = await run(['version', '--client'], { TALOSCONFIG: wd.talosconfig });
+    const r = await run(['version', '--client'], { ...NO_GIT, TALOSCONFIG: wd.talosconfig });
     expect(r.stdout).toBe(lines(client));
   });
 
   it('asks several nodes at once through the endpoint, one section each', async () => {
     const nodes = `${a.server.address},${b.server.address}`;
-    const r = await run(['version', '-n', nodes], { TALOSCONFIG: wd.talosconfig });
+    const r = await run(['version', '-n', nodes], { ...NO_GIT, TALOSCONFIG: wd.talosconfig });
     expect(r.stdout).toBe(
       lines(client, ['Server:'], server(a.server.address, 'RBAC'), server(b.server.address, 'RBAC')),
     );
@@ -70,6 +72,7 @@ describe('keelctl version', () => {
 
   it('names the node that failed and still prints the others, exiting non-zero', async () => {
     const r = await run(['version', '-n', `${a.server.address},${UNREACHABLE}`], {
+      ...NO_GIT,
       TALOSCONFIG: wd.talosconfig,
     });
     expect(r.stdout).toBe(lines(client, ['Server:'], server(a.server.address, 'RBAC')));
@@ -78,10 +81,11 @@ describe('keelctl version', () => {
   });
 
   it('uses the named context and -e over the talosconfig', async () => {
-    const r = await run(['version', '--context', 'nope'], { TALOSCONFIG: wd.talosconfig });
+    const r = await run(['version', '--context', 'nope'], { ...NO_GIT, TALOSCONFIG: wd.talosconfig });
     expect(r.stderr).toBe('error: context "nope" is not defined\n');
     expect(r.code).toBe(1);
     const e = await run(['version', '-e', b.server.address, '-n', b.server.address], {
+      ...NO_GIT,
       TALOSCONFIG: wd.talosconfig,
     });
     expect(e.stdout).toBe(lines(client, ['Server:'], server(b.server.address, 'RBAC')));
@@ -89,6 +93,7 @@ describe('keelctl version', () => {
 
   it('talks to a maintenance-mode node with --insecure, without a talosconfig', async () => {
     const r = await run(['version', '--insecure', '-n', maintenance.server.address], {
+      ...NO_GIT,
       TALOSCONFIG: '/nonexistent/talosconfig',
     });
     expect(r.stderr).toBe('');
@@ -98,6 +103,7 @@ describe('keelctl version', () => {
 
   it('fails against a maintenance-mode node without --insecure, naming the node', async () => {
     const r = await run(['version', '-e', maintenance.server.address, '-n', maintenance.server.address], {
+      ...NO_GIT,
       TALOSCONFIG: wd.talosconfig,
     });
     expect(r.code).toBe(1);
