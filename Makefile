@@ -4,7 +4,7 @@ SHELL := /bin/bash
 
 NODE_MODULES_STAMP := node_modules/.keel-installed
 
-.PHONY: help setup host test lint typecheck unit bench bench-boot format cosi-server container-node image run start-trace
+.PHONY: help setup host talosctl test lint typecheck unit bench bench-boot format cosi-server container-node image run start-trace
 
 help:
 	@echo "make run     build what is missing and boot a node from the ISO in QEMU [CONFIG=file|gen] [PORT=50000]"
@@ -42,7 +42,15 @@ lint: setup
 typecheck: setup
 	npx tsc --noEmit
 
-unit: setup
+# the stock talosctl, built from its Go module and cached outside the work tree: the judge of wire
+# compatibility in the tests (test/integration/talosctl); _out/talosctl links to the cached binary
+TALOSCTL := _out/talosctl
+talosctl: $(TALOSCTL)
+$(TALOSCTL): scripts/talosctl.sh
+	@mkdir -p $(@D)
+	ln -sfn "$$(scripts/talosctl.sh)" $@
+
+unit: setup $(TALOSCTL)
 	node scripts/test.mjs
 
 test: lint typecheck image unit

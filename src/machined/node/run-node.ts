@@ -30,6 +30,7 @@ import { persistConfig } from './config-store.js';
 import { loadControllers } from './controllers.js';
 import { publishHostIdentity } from './host-identity.js';
 import { pumpKernelLog } from './kernel-log.js';
+import { MACHINED_SERVICE, machinedService } from './machined-service.js';
 import { serviceConditions } from './readiness.js';
 import type { Node, NodeOptions, NodeStart } from './start-node.js';
 import { publishMachineStatus } from './status-publisher.js';
@@ -75,9 +76,14 @@ export async function runNode(start: NodeStart): Promise<Node> {
   // it and udevadm start without forking machined, their exits delivered by machined's reaper
   const udevd = container ? undefined : udevdService({ cgroups: cgroup2Placer(), spawn: spawnWithoutFork });
   if (udevd) supervisor.load(udevd);
+  // machined first, as upstream's Initialize sequence starts it (startMachined), then udevd
+  supervisor.load(machinedService(state));
   const sequencer = new Sequencer({
     events,
-    sequences: defaultSequences({ services: supervisor, earlyServices: udevd ? [UDEVD_SERVICE] : [] }),
+    sequences: defaultSequences({
+      services: supervisor,
+      earlyServices: [MACHINED_SERVICE, ...(udevd ? [UDEVD_SERVICE] : [])],
+    }),
     log: mlog.line,
   });
 

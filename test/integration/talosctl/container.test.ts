@@ -1,0 +1,301 @@
+// The stock talosctl drives a container-mode node: every command the suite lists either works and prints
+// what upstream prints for that data, or answers a clear Unimplemented naming its RPC. Never a hang (each
+// call has a deadline), a decode error or a raw transport error. docs/talosctl.md keeps the same list.
+import { spawnSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { cleanup, freePort, type NodeProcess, spawnNode, tempStateDir } from '../../machined/node/harness.js';
+import { killTalosctls, type Run, talosctl, talosctlFollow, talosctlPath } from './talosctl.js';
+
+const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
+let bin: string;
+let dir: string;
+let node: NodeProcess;
+let talosconfig: string;
+
+/** tc runs talosctl against the node, routed as a user would: endpoint host:port, node by its address. */
+const tc = (...args: string[]) =>
+  talosctl(bin, ['-e', node.address, '-n', '127.0.0.1', ...args], { talosconfig, cwd: dir });
+
+/** works: exit 0, nothing on stderr but expected notes, and no sign of a decode or transport failure. */
+function works(r: Run): string {
+  expect(r.timedOut, r.output).toBe(false);
+  expect(r.code, r.output).toBe(0);
+  expect(r.stderr, r.output).not.toMatch(/older than client|rpc error|unmarshal|proto:|panic/i);
+  return r.stdout;
+}
+
+/** unimplemented: a clear refusal that names the RPC, never a hang or another code. */
+function unimplemented(r: Run, method: string) {
+  expect(r.timedOut, r.output).toBe(false);
+  expect(r.code, r.output).not.toBe(0);
+  expect(r.output).toContain('code = Unimplemented');
+  expect(r.output).toContain(method);
+}
+
+beforeAll(async () => {
+  bin = talosctlPath();
+  dir = mkdtempSync(join(tmpdir(), 'keel-talosctl-'));
+  node = await spawnNode(tempStateDir(), await freePort());
+  await node.waitForLine(/server certificate fingerprint: /);
+  // talosctl's own generated config, applied in maintenance mode
+  works(await talosctl(bin, ['gen', 'config', 'keel-tc', 'https://127.0.0.1:6443', '-o', dir], { cwd: dir }));
+  talosconfig = join(dir, 'talosconfig');
+  const applied = await talosctl(
+    bin,
+    ['apply-config', '--insecure', '-n', node.address, '-f', join(dir, 'controlplane.yaml')],
+    { cwd: dir },
+  );
+  expect(applied.code, applied.output).toBe(0);
+  expect(applied.output).toContain('Applied configuration without a reboot');
+  await node.waitForLine(/node running/);
+}, 30 * 60_000);
+
+afterAll(async () => {
+  killTalosctls();
+  await cleanup();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+describe('talosctl against a container node', () => {
+  it('version: the server answers the API level it implements, with no version warning', async () => {
+    const out = works(await tc('version'));
+    expect(out).toMatch(/Server:\n\tNODE:\s+127\.0\.0\.1\n\tTag:\s+v1\.13\.0\+keel/);
+    expect(out).toContain('Enabled:     RBAC');
+  });
+
+  it('get rd lists every registered type, and each reads as a table, YAML and JSON', async () => {
+    const json = works(await tc('get', 'rd', '-o', 'json'));
+    const types = [...json.matchAll(/"id": "([a-z0-9.-]+)"/g)].map((m) => m[1]!);
+    expect(types).toContain('machinestatuses.runtime.talos.dev');
+    expect(types).toContain('machineconfigs.config.talos.dev');
+    expect(types.length).toBeGreaterThan(10);
+    for (const type of types) {
+      const table = works(await tc('get', type));
+      const yaml = works(await tc('get', type, '-o', 'yaml'));
+      const asJson = works(await tc('get', type, '-o', 'json'));
+      if (table.trim() === '') continue; // a type with no resource prints nothing, as upstream
+      expect(table, type).toMatch(/^NODE\s+NAMESPACE\s+TYPE\s+ID\s+VERSION/);
+      expect(yaml, type).toMatch(/^node: 127\.0\.0\.1\nmetadata:\n {4}namespace: /m);
+      expect(asJson, type).toContain('"node": "127.0.0.1"');
+    }
+  });
+
+  it('get --watch prints the current resources and then follows', async () => {
+    for (const type of ['machinestatus', 'services', 'mc']) {
+      const r = await talosctlFollow(
+        bin,
+        ['-e', node.address, '-n', '127.0.0.1', 'get', type, '--watch'],
+        /\n127\.0\.0\.1\s+\+\s+/,
+        { talosconfig, cwd: dir },
+      );
+      expect(r.matched, r.output).toBe(true);
+      expect(r.stdout).toMatch(/^NODE\s+\*\s+NAMESPACE\s+TYPE/);
+    }
+  });
+
+  it('get machinestatus, hostname, machineconfig: the columns and values upstream prints', async () => {
+    expect(works(await tc('get', 'machinestatus'))).toMatch(/MachineStatus\s+machine\s+\d+\s+running\s+true/);
+    const hostname = works(await tc('get', 'hostname'));
+    expect(hostname).toMatch(/^NODE\s+NAMESPACE\s+TYPE\s+ID\s+VERSION\s+HOSTNAME\s+DOMAINNAME/);
+    expect(hostname).not.toMatch(/HostnameStatus\s+hostname\s+\d+\s+\d+\s/); // no address split at its dots
+    const mc = works(await tc('get', 'mc', '-o', 'yaml'));
+    // the spec is the config file itself, every document of it
+    expect(mc).toMatch(/\nspec: \|\n {4}version: v1alpha1\n/);
+    expect(mc).toContain('talos.dev/yaml-spec');
+  });
+
+  it('services and service <id>, machined included', async () => {
+    const list = works(await tc('services'));
+    expect(list).toMatch(/^NODE\s+SERVICE\s+STATE\s+HEALTH\s+LAST CHANGE\s+LAST EVENT/);
+    expect(list).toMatch(/127\.0\.0\.1\s+apid\s+Running\s+OK/);
+    expect(list).toMatch(/127\.0\.0\.1\s+machined\s+Running\s+/);
+    const apid = works(await tc('service', 'apid'));
+    expect(apid).toMatch(/ID\s+apid\nSTATE\s+Running\nHEALTH\s+OK\nEVENTS\s+\[Running\]/);
+    expect(works(await tc('service', 'machined'))).toMatch(/ID\s+machined\nSTATE\s+Running/);
+  });
+
+  it('logs and dmesg', async () => {
+    expect(works(await tc('logs', 'machined'))).toMatch(/127\.0\.0\.1: .*node running/);
+    expect(works(await tc('logs', 'apid'))).toContain('serving the machine API with mutual TLS');
+    expect(works(await tc('dmesg'))).toMatch(/127\.0\.0\.1: kern: +\w+: \[\d{4}-\d\d-\d\dT/);
+  });
+
+  it('processes, memory, mounts', async () => {
+    const ps = works(await tc('processes'));
+    expect(ps).toMatch(/^NODE\s+PID\s+STATE\s+THREADS\s+CPU-TIME\s+VIRTMEM\s+RESMEM/);
+    expect(ps).toContain('container-entry.ts');
+    expect(works(await tc('memory'))).toMatch(
+      /^NODE\s+TOTAL\s+USED\s+FREE\s+SHARED\s+BUFFERS\s+CACHE\s+AVAILABLE\n127\.0\.0\.1\s+\d+/,
+    );
+    expect(works(await tc('mounts'))).toMatch(/^NODE\s+FILESYSTEM\s+SIZE\(GB\)\s+USED\(GB\)/);
+  });
+
+  it('ls, ls -l, ls -r, read and copy', async () => {
+    const tree = join(dir, 'tree');
+    mkdirSync(join(tree, 'a', 'b'), { recursive: true });
+    writeFileSync(join(tree, 'a', 'b', 'deep.txt'), 'deep\n');
+    expect(works(await tc('ls', tree))).toMatch(/^NODE\s+NAME\n127\.0\.0\.1\s+\.\n127\.0\.0\.1\s+a\n/);
+    expect(works(await tc('ls', '-l', tree))).toMatch(
+      /^NODE\s+MODE\s+UID\s+GID\s+SIZE\(B\)\s+LASTMOD\s+LABEL\s+NAME/,
+    );
+    expect(works(await tc('ls', '-r', tree))).toContain('a/b/deep.txt');
+    expect(works(await tc('read', join(tree, 'a', 'b', 'deep.txt')))).toBe('deep\n');
+    const dest = join(dir, 'copied');
+    works(await tc('copy', join(tree, 'a'), dest));
+    // the directory's contents land in the destination, as upstream's copy extracts them
+    expect(readFileSync(join(dest, 'b', 'deep.txt'), 'utf8')).toBe('deep\n');
+  });
+
+  it('events follows the machine events', async () => {
+    const r = await talosctlFollow(
+      bin,
+      ['-e', node.address, '-n', '127.0.0.1', 'events', '--tail', '-1'],
+      /talos\/runtime\/machine\.MachineStatusEvent/,
+      { talosconfig, cwd: dir },
+    );
+    expect(r.matched, r.output).toBe(true);
+    expect(r.stdout).toMatch(/^NODE\s+ID\s+EVENT\s+ACTOR\s+SOURCE\s+MESSAGE/);
+  });
+
+  it('config info reads the talosconfig', async () => {
+    const out = works(await talosctl(bin, ['config', 'info'], { talosconfig, cwd: dir }));
+    expect(out).toMatch(/Current context:\s+keel-tc/);
+    expect(out).toMatch(/Roles:\s+os:admin/);
+  });
+
+  it('time, containers, stats, netstat: Unimplemented, naming the RPC', async () => {
+    unimplemented(await tc('time'), 'Time');
+    unimplemented(await tc('containers'), '/machine.MachineService/Containers');
+    unimplemented(await tc('stats'), '/machine.MachineService/Stats');
+    unimplemented(await tc('netstat'), '/machine.MachineService/Netstat');
+  });
+
+  it('cgroups reads the cgroup tree through Copy', async () => {
+    // a container node's tree is the host's, which may be cgroup v1 (talosctl's cpu preset then fails in
+    // its own template on v1's cpu.stat); the memory preset reads either, and the QEMU node checks cpu
+    const r = await tc('cgroups', '--preset', 'memory');
+    expect(r.code, r.output).toBe(0);
+    expect(r.stdout).toMatch(/^NAME\s+MemCurrent\s+MemPeak/);
+    expect(r.stdout).not.toContain('%!');
+  });
+
+  it('edit mc and patch mc (a merge patch) change the applied config', async () => {
+    const edit = await talosctl(
+      bin,
+      ['-e', node.address, '-n', '127.0.0.1', 'edit', 'mc', '--mode', 'no-reboot'],
+      { talosconfig, cwd: dir, env: { TALOS_EDITOR: 'true' } },
+    );
+    expect(edit.code, edit.output).toBe(0);
+    expect(edit.stderr).toContain('Apply was skipped: no changes detected.');
+
+    const merge = await tc(
+      'patch',
+      'mc',
+      '--mode',
+      'no-reboot',
+      '-p',
+      '{"machine":{"sysctls":{"keel.tc":"merge"}}}',
+    );
+    expect(merge.code, merge.output).toBe(0);
+    expect(merge.output).toContain('patched MachineConfigs.config.talos.dev/v1alpha1 at the node 127.0.0.1');
+    expect(works(await tc('get', 'mc', '-o', 'yaml'))).toContain('keel.tc: merge');
+  });
+
+  it('a config read back from the node applies again', async () => {
+    const spec = works(await tc('get', 'mc', 'v1alpha1', '-o', 'jsonpath={.spec}'));
+    const file = join(dir, 'read-back.yaml');
+    writeFileSync(file, spec);
+    const r = await tc('apply-config', '-f', file, '--mode', 'no-reboot');
+    expect(r.code, r.output).toBe(0);
+    expect(r.output).toMatch(/Applied configuration without a reboot|no changes/);
+  });
+
+  it('reboot with the default --wait ends once the node is back, with a new boot id', async () => {
+    const before = works(await tc('read', '/proc/sys/kernel/random/boot_id')).trim();
+    const r = await tc('reboot', '--progress', 'plain');
+    expect(r.code, r.output).toBe(0);
+    expect(r.output).toContain('post check passed');
+    const after = works(await tc('read', '/proc/sys/kernel/random/boot_id')).trim();
+    expect(after).not.toBe(before);
+  }, 90_000);
+
+  it('shutdown with the default --wait ends, and the node process with it', async () => {
+    const r = await tc('shutdown');
+    expect(r.code, r.output).toBe(0);
+    expect(r.output).toContain('events check condition met');
+    expect(await node.exited).toBe(0);
+  }, 90_000);
+});
+
+describe('talosctl with a keelctl-generated config', () => {
+  let kdir: string;
+  let knode: NodeProcess;
+  const ktc = (...args: string[]) =>
+    talosctl(bin, ['-e', knode.address, '-n', '127.0.0.1', ...args], {
+      talosconfig: join(kdir, 'talosconfig'),
+      cwd: kdir,
+    });
+
+  beforeAll(async () => {
+    kdir = mkdtempSync(join(tmpdir(), 'keel-talosctl-k-'));
+    const keelctl = spawnSync(
+      process.execPath,
+      ['--import', 'tsx', 'src/cli/main.ts', 'gen', 'config', 'keel-k', 'https://127.0.0.1:6443', '-o', kdir],
+      { cwd: ROOT, encoding: 'utf8' },
+    );
+    expect(keelctl.status, keelctl.stderr).toBe(0);
+    // JSON patches need a single-document config (a talosctl rule): the v1alpha1 document alone
+    const [v1alpha1] = readFileSync(join(kdir, 'controlplane.yaml'), 'utf8').split(/^---\n/m);
+    writeFileSync(join(kdir, 'single.yaml'), v1alpha1!);
+    knode = await spawnNode(tempStateDir(), await freePort());
+    await knode.waitForLine(/server certificate fingerprint: /);
+  }, 60_000);
+
+  afterAll(() => rmSync(kdir, { recursive: true, force: true }));
+
+  it('upstream validation accepts keelctl gen config output (strict, every mode)', async () => {
+    for (const file of ['controlplane.yaml', 'worker.yaml'])
+      for (const mode of ['metal', 'cloud', 'container']) {
+        const r = await talosctl(
+          bin,
+          ['validate', '--config', join(kdir, file), '--mode', mode, '--strict'],
+          {
+            cwd: kdir,
+          },
+        );
+        expect(r.code, r.output).toBe(0);
+        expect(r.stdout).toContain(`is valid for ${mode} mode`);
+      }
+  });
+
+  it('apply-config --insecure takes it; the talosconfig keelctl made works with talosctl', async () => {
+    const r = await talosctl(
+      bin,
+      ['apply-config', '--insecure', '-n', knode.address, '-f', join(kdir, 'single.yaml')],
+      {
+        cwd: kdir,
+      },
+    );
+    expect(r.code, r.output).toBe(0);
+    await knode.waitForLine(/node running/);
+    expect(works(await ktc('get', 'machinestatus'))).toMatch(/running\s+true/);
+  });
+
+  it('patch mc with a JSON patch', async () => {
+    const r = await ktc(
+      'patch',
+      'mc',
+      '--mode',
+      'no-reboot',
+      '-p',
+      '[{"op":"add","path":"/machine/sysctls","value":{"keel.tc":"json"}}]',
+    );
+    expect(r.code, r.output).toBe(0);
+    expect(r.output).toContain('patched MachineConfigs.config.talos.dev/v1alpha1 at the node 127.0.0.1');
+    expect(works(await ktc('get', 'mc', '-o', 'yaml'))).toContain('keel.tc: json');
+  });
+});

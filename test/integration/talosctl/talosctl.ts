@@ -1,0 +1,130 @@
+// The stock talosctl as the tests' client: built from its Go module by scripts/talosctl.sh (cached outside
+// the work tree; `make test` links it at _out/talosctl), run with a deadline so that a hang fails the test
+// with what it printed rather than stalling the suite.
+import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
+
+/** talosctlPath finds the binary: the link `make test` made, else the cache (building it once if cold). */
+export function talosctlPath(): string {
+  const linked = join(ROOT, '_out', 'talosctl');
+  if (existsSync(linked)) return linked;
+  return execFileSync(join(ROOT, 'scripts', 'talosctl.sh'), {
+    encoding: 'utf8',
+    stdio: ['ignore', 'pipe', 'inherit'],
+    timeout: 30 * 60_000,
+  }).trim();
+}
+
+export interface Run {
+  readonly code: number | null;
+  readonly stdout: string;
+  readonly stderr: string;
+  /** stdout and stderr as printed, for failure messages */
+  readonly output: string;
+  /** true when the deadline ended it */
+  readonly timedOut: boolean;
+}
+
+export interface TalosctlOptions {
+  /** TALOSCONFIG; absent for --insecure calls and `gen config` */
+  readonly talosconfig?: string;
+  readonly cwd?: string;
+  /** default 30 s: every call the suite makes answers or fails well within it */
+  readonly timeoutMs?: number;
+  /** extra environment (TALOS_EDITOR for `edit`) */
+  readonly env?: Readonly<Record<string, string>>;
+}
+
+/** environment is the caller's, minus its own TALOSCONFIG, with HOME in the test's directory. */
+function environment(opts: TalosctlOptions): NodeJS.ProcessEnv {
+  const env: NodeJS.ProcessEnv = { ...process.env, HOME: opts.cwd ?? process.env.HOME, ...opts.env };
+  delete env.TALOSCONFIG;
+  if (opts.talosconfig) env.TALOSCONFIG = opts.talosconfig;
+  return env;
+}
+
+const children = new Set<ChildProcess>();
+
+/** talosctl runs one command to its end (or its deadline) and returns what it printed. */
+export function talosctl(bin: string, args: readonly string[], opts: TalosctlOptions = {}): Promise<Run> {
+  return new Promise((resolve) => {
+    const child = spawn(bin, args, {
+      cwd: opts.cwd,
+      env: environment(opts),
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    children.add(child);
+    let stdout = '';
+    let stderr = '';
+    let output = '';
+    child.stdout.setEncoding('utf8').on('data', (d: string) => {
+      stdout += d;
+      output += d;
+    });
+    child.stderr.setEncoding('utf8').on('data', (d: string) => {
+      stderr += d;
+      output += d;
+    });
+    let timedOut = false;
+    const timer = setTimeout(() => {
+      timedOut = true;
+      child.kill('SIGKILL');
+    }, opts.timeoutMs ?? 30_000);
+    child.once('close', (code) => {
+      clearTimeout(timer);
+      children.delete(child);
+      resolve({ code, stdout, stderr, output: `$ talosctl ${args.join(' ')}\n${output}`, timedOut });
+    });
+  });
+}
+
+/**
+ * talosctlFollow streams a command that follows (get --watch, events, logs -f) until `until` matches its
+ * stdout or the deadline passes, then interrupts it as a user's Ctrl-C would.
+ */
+export function talosctlFollow(
+  bin: string,
+  args: readonly string[],
+  until: RegExp,
+  opts: TalosctlOptions = {},
+): Promise<Run & { matched: boolean }> {
+  return new Promise((resolve) => {
+    const child = spawn(bin, args, {
+      cwd: opts.cwd,
+      env: environment(opts),
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    children.add(child);
+    let stdout = '';
+    let stderr = '';
+    let matched = false;
+    const stop = () => child.kill('SIGINT');
+    const timer = setTimeout(stop, opts.timeoutMs ?? 15_000);
+    child.stdout.setEncoding('utf8').on('data', (d: string) => {
+      stdout += d;
+      if (!matched && until.test(stdout)) {
+        matched = true;
+        stop();
+      }
+    });
+    child.stderr.setEncoding('utf8').on('data', (d: string) => {
+      stderr += d;
+    });
+    child.once('close', (code) => {
+      clearTimeout(timer);
+      children.delete(child);
+      const output = `$ talosctl ${args.join(' ')}\n${stdout}${stderr}`;
+      resolve({ code, stdout, stderr, output, timedOut: !matched, matched });
+    });
+  });
+}
+
+/** killTalosctls ends every talosctl still running (a test that failed midway). */
+export function killTalosctls(): void {
+  for (const c of children) c.kill('SIGKILL');
+  children.clear();
+}
