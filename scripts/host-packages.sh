@@ -31,14 +31,24 @@ export DEBIAN_FRONTEND=noninteractive
 # pull newer versions of installed ones (or remove conflicting ones), which only the plan shows
 install=(apt-get install -y -qq --no-install-recommends --no-upgrade)
 
-# plan_ok simulates the install: 1 if apt cannot (PLAN_ERROR says why); a plan that would upgrade,
-# downgrade or remove an installed package ends the script, since the host is not ours to change
+# held: installed packages pinned to the version they have ("name=version"), so that apt must find versions
+# of the missing ones that fit the host as it is (a security update of a dependency is often only the
+# resolver's first choice, not a need: e.g. systemd-boot-efi without a newer systemd)
+held=()
+
+# plan_ok simulates the install: 1 if apt cannot (PLAN_ERROR says why). A plan that would upgrade,
+# downgrade or remove an installed package is tried once more with those packages held at their versions;
+# if apt still needs to change one, the script ends, since the host is not ours to change
 plan_ok() {
   local plan changed
-  plan=$("${install[@]}" -s "${missing[@]}" 2>&1) || { PLAN_ERROR=$plan; return 1; }
+  plan=$("${install[@]}" -s "${missing[@]}" "${held[@]}" 2>&1) || { PLAN_ERROR=$plan; return 1; }
   # "Inst name [installed version] (new version …)" changes an installed package; "Remv name" removes one
   changed=$(sed -nE 's/^Inst ([^ ]+) \[([^]]+)\] \(([^ ]+).*/\1 \2 -> \3/p; s/^Remv ([^ ]+).*/\1 (removed)/p' <<<"$plan")
   [[ -z $changed ]] && return 0
+  if ((${#held[@]} == 0)) && ! grep -q '(removed)' <<<"$changed"; then
+    mapfile -t held < <(sed -nE 's/^([^ ]+) ([^ ]+) -> .*/\1=\2/p' <<<"$changed")
+    plan_ok && return 0
+  fi
   echo "host-packages: installing ${missing[*]} would change installed packages:" >&2
   sed 's/^/  /' <<<"$changed" >&2
   echo "host-packages: not doing that; if that is fine, run: apt-get install ${missing[*]}" >&2
@@ -54,8 +64,13 @@ refresh() {
   plan_ok || { echo "$PLAN_ERROR" >&2; exit 1; }
 }
 plan_ok || refresh
-echo "host-packages: installing ${missing[*]}" >&2
-"${install[@]}" "${missing[@]}" >&2 && exit 0
+echo "host-packages: installing ${missing[*]}${held[*]:+ (keeping ${held[*]})}" >&2
+# naming a held package marks it manually installed: put back the automatic marks it had
+auto=()
+((${#held[@]} == 0)) || mapfile -t auto < <(apt-mark showauto "${held[@]%%=*}")
+remark() { ((${#auto[@]} == 0)) || apt-mark auto "${auto[@]}" >/dev/null; }
+if "${install[@]}" "${missing[@]}" "${held[@]}" >&2; then remark; exit 0; fi
 ((refreshed == 0)) || exit 1
 refresh
-"${install[@]}" "${missing[@]}" >&2
+"${install[@]}" "${missing[@]}" "${held[@]}" >&2
+remark
