@@ -8,6 +8,7 @@ import type { Route } from './connection.js';
 import { nodeReply } from './envelope.js';
 import { ClientError, fromRPC, nodeError } from './errors.js';
 import { type DecodedEvent, decodeEvent, MACHINE_STAGES, type WireEvent } from './event-payload.js';
+import { answersInsecurely, MAINTENANCE_MODE, refusedMutualTLS } from './maintenance-probe.js';
 import type { Session } from './session.js';
 
 /** What ends the wait: services stopped (the node goes down) or the machine running and ready again. */
@@ -137,6 +138,9 @@ export async function trackNode(
       if (signal.aborted) throw timeoutOrAbort(node, opts.signal);
       // once the shutdown has begun, losing the stream in any way (the API itself stops) is where it ends
       if (opts.goal === 'services-stopped' && seenActor) break;
+      // a node back without its config will never be ready: say so now rather than at the timeout
+      if (refusedMutualTLS(e) && (await answersInsecurely(node, signal)))
+        throw nodeError(node, MAINTENANCE_MODE);
       if (!isDown(e)) throw fromRPC(e, node);
       seenActor = true; // after a reboot the history is the new boot's: its first "ready" counts
       actor = '';
@@ -154,6 +158,8 @@ export async function trackNode(
       if (now !== preBootId) break;
     } catch (e) {
       if (signal.aborted) throw timeoutOrAbort(node, opts.signal);
+      if (refusedMutualTLS(e) && (await answersInsecurely(node, signal)))
+        throw nodeError(node, MAINTENANCE_MODE);
       if (!isDown(e)) throw fromRPC(e, node, 'reading the boot id');
     }
     await pause(opts.retryDelayMs ?? 1000, signal, node, opts.signal);
