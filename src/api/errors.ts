@@ -5,6 +5,7 @@ export type ApiErrorCode =
   | 'unauthenticated'
   | 'permission-denied'
   | 'invalid-argument'
+  | 'failed-precondition'
   | 'unimplemented'
   | 'unavailable'
   | 'internal';
@@ -13,6 +14,7 @@ const GRPC_CODES: Readonly<Record<ApiErrorCode, status>> = {
   unauthenticated: status.UNAUTHENTICATED,
   'permission-denied': status.PERMISSION_DENIED,
   'invalid-argument': status.INVALID_ARGUMENT,
+  'failed-precondition': status.FAILED_PRECONDITION,
   unimplemented: status.UNIMPLEMENTED,
   unavailable: status.UNAVAILABLE,
   internal: status.INTERNAL,

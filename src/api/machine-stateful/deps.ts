@@ -46,6 +46,8 @@ export interface ServiceInfoLike {
     readonly lastChange: Date | undefined;
   };
   readonly events: readonly { readonly msg: string; readonly state: string; readonly ts: Date }[];
+  /** whether the service RPCs may start, stop and restart it (upstream's API*Allowed) */
+  readonly apiControl?: boolean;
 }
 
 /** ServiceHost is the services supervisor as the service RPCs drive it. */

@@ -21,34 +21,55 @@ export const serviceInfoMessage = (s: ServiceInfoLike): Record<string, unknown> 
   },
 });
 
-const idOf = (services: ServiceHost, req: Record<string, unknown>): string => {
+const serviceOf = (services: ServiceHost, req: Record<string, unknown>): ServiceInfoLike => {
   const id = typeof req.id === 'string' ? req.id : '';
-  if (!services.list().some((s) => s.id === id))
-    throw new ApiError('invalid-argument', `service ${JSON.stringify(id)} is not registered`);
-  return id;
+  const info = services.list().find((s) => s.id === id);
+  if (!info) throw new ApiError('invalid-argument', `service ${JSON.stringify(id)} is not registered`);
+  return info;
 };
+
+// upstream's IsRunning: a service is running from its start until it has ended one way or another
+const ENDED = new Set(['Initialized', 'Finished', 'Failed', 'Skipped']);
+const running = (s: ServiceInfoLike) => !ENDED.has(s.state);
+
+/**
+ * allowed applies upstream's rule: a service already in the asked-for condition is left as it is (and the
+ * call succeeds); otherwise only a service that allows it is driven.
+ */
+function allowed(s: ServiceInfoLike, op: 'start' | 'stop' | 'restart'): boolean {
+  if (op === 'start' && running(s)) return false;
+  if (op === 'stop' && !running(s)) return false;
+  if (s.apiControl === true) return true;
+  throw new ApiError(
+    'failed-precondition',
+    `service ${JSON.stringify(s.id)} doesn't support ${op} operation via API`,
+  );
+}
 
 export const serviceListHandler = (services: ServiceHost): Handler =>
   unaryHandler(async () => ({ messages: [{ services: services.list().map(serviceInfoMessage) }] }));
 
 export const serviceStartHandler = (services: ServiceHost): Handler =>
   unaryHandler(async (req) => {
-    const id = idOf(services, req);
-    services.start(id);
-    return { messages: [{ resp: `Service "${id}" started` }] };
+    const s = serviceOf(services, req);
+    if (allowed(s, 'start')) services.start(s.id);
+    return { messages: [{ resp: `Service "${s.id}" started` }] };
   });
 
 export const serviceStopHandler = (services: ServiceHost): Handler =>
   unaryHandler(async (req, ctx) => {
-    const id = idOf(services, req);
-    await services.stop(id, { signal: ctx.signal });
-    return { messages: [{ resp: `Service "${id}" stopped` }] };
+    const s = serviceOf(services, req);
+    if (allowed(s, 'stop')) await services.stop(s.id, { signal: ctx.signal });
+    return { messages: [{ resp: `Service "${s.id}" stopped` }] };
   });
 
 export const serviceRestartHandler = (services: ServiceHost): Handler =>
   unaryHandler(async (req, ctx) => {
-    const id = idOf(services, req);
-    await services.stop(id, { signal: ctx.signal });
-    services.start(id);
-    return { messages: [{ resp: `Service "${id}" restarted` }] };
+    const s = serviceOf(services, req);
+    // a service that is not running is started, as upstream's restart does
+    if (running(s) ? allowed(s, 'restart') : allowed(s, 'start')) {
+      await services.stop(s.id, { signal: ctx.signal });
+      services.start(s.id);
+    }
+    return { messages: [{ resp: `Service "${s.id}" restarted` }] };
   });

@@ -16,6 +16,8 @@ export interface ServiceInfo {
   readonly health: HealthStatus;
   readonly up: boolean;
   readonly events: ServiceEvent[];
+  /** whether the service RPCs may start, stop and restart it */
+  readonly apiControl: boolean;
 }
 
 export interface ServiceRunnerDeps {
@@ -58,6 +60,7 @@ export class ServiceRunner {
       health: this.#health,
       up: isUp(this.#state, this.#health, this.def.health !== undefined),
       events: this.#events.all(),
+      apiControl: this.def.apiControl === true,
     };
   }
 

@@ -30,4 +30,9 @@ export interface ServiceDefinition {
   /** default exponentialBackoff() */
   readonly backoff?: Backoff;
   readonly health?: { readonly check: HealthCheck; readonly settings?: Partial<HealthSettings> };
+  /**
+   * whether ServiceStart/Stop/Restart may drive it (upstream's API*Allowed); default false: the node's own
+   * services (machined, apid, udevd …) are not for a client to stop, or it could cut off the API itself
+   */
+  readonly apiControl?: boolean;
 }

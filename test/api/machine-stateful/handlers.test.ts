@@ -70,13 +70,23 @@ beforeAll(async () => {
   supervisor = new Supervisor({ events, logs });
   supervisor.load({
     id: 'echo',
+    apiControl: true,
     runner: () =>
       inProcessRunner('echo', async ({ signal, log }) => {
         log.write('hello from echo\n');
         await new Promise((resolve) => signal.addEventListener('abort', resolve, { once: true }));
       }),
   });
-  supervisor.start('echo');
+  // a system service the node needs: the service RPCs must not stop it (upstream's API*Allowed)
+  supervisor.load({
+    id: 'system',
+    runner: () =>
+      inProcessRunner(
+        'system',
+        ({ signal }) => new Promise((r) => signal.addEventListener('abort', r, { once: true })),
+      ),
+  });
+  supervisor.start('echo', 'system');
   const sequencer = new Sequencer({ events, sequences: defaultSequences({ services: supervisor }) });
   const run = (seq: 'reboot' | 'shutdown') => (actorId: string) => {
     void sequencer.run(seq, { actorId }).catch(() => {});
@@ -110,7 +120,7 @@ beforeAll(async () => {
   machine = serviceClient('machine.MachineService', server.address, mtls(pki.osCA.crt, pki.admin));
   reader = serviceClient('machine.MachineService', server.address, mtls(pki.osCA.crt, pki.reader));
   cluster = serviceClient('cluster.ClusterService', server.address, mtls(pki.osCA.crt, pki.admin));
-  await supervisor.waitFor(['echo'], { signal: AbortSignal.timeout(10_000) });
+  await supervisor.waitFor(['echo', 'system'], { signal: AbortSignal.timeout(10_000) });
 });
 
 afterAll(async () => {
@@ -229,9 +239,27 @@ describe('ApplyConfiguration in normal mode', () => {
 });
 
 describe('services and logs', () => {
+  it('refuses to stop or restart a service that does not allow it, as upstream; starting a running one is a no-op', async () => {
+    for (const [method, op] of [
+      ['ServiceStop', 'stop'],
+      ['ServiceRestart', 'restart'],
+    ] as const) {
+      const err = await errorOf(callUnary(machine, method, { id: 'system' }));
+      expect(err.code).toBe(status.FAILED_PRECONDITION);
+      expect(err.details).toBe(`service "system" doesn't support ${op} operation via API`);
+    }
+    expect(first(await callUnary(machine, 'ServiceStart', { id: 'system' })).resp).toBe(
+      'Service "system" started',
+    );
+    expect(supervisor.info('system').state).toBe('Running');
+  });
+
   it('lists, stops, starts and restarts a service', async () => {
     const list = first(await callUnary(reader, 'ServiceList', {})).services as Reply[];
-    expect(list.map((s) => [s.id, s.state])).toEqual([['echo', 'Running']]);
+    expect(list.map((s) => [s.id, s.state])).toEqual([
+      ['echo', 'Running'],
+      ['system', 'Running'],
+    ]);
     expect(first(await callUnary(machine, 'ServiceStop', { id: 'echo' })).resp).toBe(
       'Service "echo" stopped',
     );
@@ -265,7 +293,7 @@ describe('services and logs', () => {
     expect(cri.details).toContain('container runtime');
     const k8s = await errorOf(callStream(reader, 'Logs', { namespace: 'k8s.io', id: 'x' }));
     expect(k8s.code).toBe(status.UNIMPLEMENTED);
-    expect(first(await callUnary(reader, 'LogsContainers', {})).ids).toEqual(['echo']);
+    expect(first(await callUnary(reader, 'LogsContainers', {})).ids).toEqual(['echo', 'system']);
   });
 });
 

@@ -116,6 +116,12 @@ describe('talosctl against a container node', () => {
     const apid = works(await tc('service', 'apid'));
     expect(apid).toMatch(/ID\s+apid\nSTATE\s+Running\nHEALTH\s+OK\nEVENTS\s+\[Running\]/);
     expect(works(await tc('service', 'machined'))).toMatch(/ID\s+machined\nSTATE\s+Running/);
+    // the node's own services are not for a client to stop: that would cut off the API itself
+    const stop = await tc('service', 'apid', 'stop');
+    expect(stop.code, stop.output).not.toBe(0);
+    expect(stop.output).toContain('code = FailedPrecondition');
+    expect(stop.output).toContain(`service "apid" doesn't support stop operation via API`);
+    expect(works(await tc('service', 'apid'))).toMatch(/STATE\s+Running/);
   });
 
   it('logs and dmesg', async () => {

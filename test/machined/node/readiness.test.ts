@@ -9,6 +9,7 @@ const svc = (id: string, state: ServiceInfo['state'], up: boolean): ServiceInfo 
   up,
   health: UNKNOWN_HEALTH,
   events: [],
+  apiControl: false,
 });
 
 describe('serviceConditions', () => {
