@@ -15,9 +15,12 @@ describe('isAllowed', () => {
     expect(isAllowed('/machine.MachineService/NoSuchMethod', new Set([Role.operator]), 'normal')).toBe(false);
     expect(isAllowed('/machine.MachineService/NoSuchMethod', new Set([Role.admin]), 'normal')).toBe(true);
   });
-  it('lets a maintenance reader apply a config, and nothing else that writes', () => {
+  it('lets a maintenance reader apply a config or power off, and nothing else that writes', () => {
     const reader = new Set<string>([Role.reader]);
     expect(isAllowed(M('ApplyConfiguration'), reader, 'maintenance')).toBe(true);
+    expect(isAllowed(M('Shutdown'), reader, 'maintenance')).toBe(true);
+    expect(isAllowed(M('Shutdown'), reader, 'normal')).toBe(false);
+    expect(isAllowed(M('Reboot'), reader, 'maintenance')).toBe(false);
     expect(isAllowed(M('ApplyConfiguration'), reader, 'normal')).toBe(false);
     expect(isAllowed(M('Reset'), reader, 'maintenance')).toBe(false);
     expect(isAllowed('/storage.StorageService/BlockDeviceWipe', reader, 'maintenance')).toBe(false);

@@ -119,9 +119,10 @@ describe('container node', () => {
     expect(details).toContain('Config diff:');
     expect(details).toMatch(/^\+\s*type: controlplane$/m);
     expect(existsSync(join(stateDir, 'config.yaml'))).toBe(false);
-    // still in maintenance: the insecure client keeps working, and may not write anything else
+    // still in maintenance: the insecure client keeps working, and may not write anything but a config or
+    // a power-off
     await callUnary(m, 'Version', {});
-    expect((await errorOf(callUnary(m, 'Shutdown', {}))).code).toBe(status.PERMISSION_DENIED);
+    expect((await errorOf(callUnary(m, 'Reboot', {}))).code).toBe(status.PERMISSION_DENIED);
 
     const broken = encode(controlplane).replace(/^( {4}type:) controlplane$/m, '$1 bogus');
     expect(broken).not.toBe(encode(controlplane));
@@ -250,3 +251,28 @@ function takeEvents(c: Client, req: object, done: (evs: Reply[]) => boolean): Pr
     });
   });
 }
+
+describe('container node in maintenance mode', () => {
+  it('powers off on Shutdown from an insecure client, with the task event a waiting client ends at', async () => {
+    const { node } = await startMaintenanceNode();
+    const m = client('machine.MachineService', node.address);
+    await node.waitForLine(/initialize sequence: done/);
+    const seen: Reply[] = [];
+    const stream = (m as unknown as { Events(r: object): NodeJS.EventEmitter & { cancel(): void } }).Events({
+      tail_events: 0,
+    });
+    const hello = new Promise<void>((resolve) => stream.once('data', () => resolve()));
+    stream.on('data', (e: Reply) => seen.push(e));
+    stream.on('error', () => {});
+    await hello;
+    const reply = await callUnary(m, 'Shutdown', {});
+    const actorId = String((reply.messages as Reply[])[0]!.actor_id);
+    expect(actorId).not.toBe('');
+    expect(await node.exited).toBe(0);
+    stream.cancel();
+    const tasks = seen.filter(
+      (e) => e.actor_id === actorId && typeUrlOf(e) === 'talos/runtime/machine.TaskEvent',
+    );
+    expect(tasks.length).toBeGreaterThan(0);
+  });
+});
