@@ -1,11 +1,8 @@
 // Shared fixtures for the API tests: a real OS CA and certificates, a node state with meta resources, and
 // clients built only from the checked-in protos.
 
-import { isIP } from 'node:net';
-import { checkServerIdentity, type PeerCertificate } from 'node:tls';
 import {
   type ChannelCredentials,
-  type ChannelOptions,
   type Client,
   credentials,
   loadPackageDefinition,
@@ -13,6 +10,7 @@ import {
   type ServiceError,
 } from '@grpc/grpc-js';
 import { loadApiProto } from '../../src/api/proto.js';
+import { checkNamed, serverNameOptions } from '../../src/api/tls/server-name.js';
 import { registerDefault, registerNamespace, registerResource } from '../../src/cosi/resource/meta/index.js';
 import { defineResource } from '../../src/cosi/resource/typed.js';
 import type { CoreState } from '../../src/cosi/state/core.js';
@@ -73,31 +71,18 @@ export async function mintPKI(): Promise<TestPKI> {
   return { osCA, server, admin, operator, reader, impersonator, foreignAdmin, serverAuthOnly, dualUsage };
 }
 
-// grpc-js sends the host it dials as the TLS server name (SNI), and Node warns (DEP0123) when that is an
-// IP address, which RFC 6066 does not allow there. The tests dial IPs: their clients send a DNS name
-// carrying the IP instead, and these credentials check the certificate against that IP, as before.
-const SNI_SUFFIX = '.ip.keel.test';
-
-/** sniOptions are the channel options of a client dialling `address`: a DNS server name for an IP host. */
-export function sniOptions(address: string): ChannelOptions {
-  const host = /^(?:\[([^\]]+)\]|([^:/]+))(?::\d+)?$/.exec(address);
-  const ip = host?.[1] ?? host?.[2];
-  return ip !== undefined && isIP(ip) ? { 'grpc.ssl_target_name_override': `${ip}${SNI_SUFFIX}` } : {};
-}
-
-/** checkDialled checks the server certificate against the IP sniOptions put in the name, else the name. */
-const checkDialled = (name: string, cert: PeerCertificate): Error | undefined =>
-  checkServerIdentity(name.endsWith(SNI_SUFFIX) ? name.slice(0, -SNI_SUFFIX.length) : name, cert);
+/** sniOptions keep the IP a test dials out of the TLS server name (DEP0123), as the forwarder does. */
+export const sniOptions = serverNameOptions;
 
 /** mtls is client credentials presenting `cert` and trusting `ca`. */
 export const mtls = (ca: string, cert: CertificateAndKey): ChannelCredentials =>
   credentials.createSsl(Buffer.from(ca), Buffer.from(standardKeyLabel(cert.key)), Buffer.from(cert.crt), {
-    checkServerIdentity: checkDialled,
+    checkServerIdentity: checkNamed,
   });
 
 /** tlsOnly is client credentials without a certificate. */
 export const tlsOnly = (ca: string): ChannelCredentials =>
-  credentials.createSsl(Buffer.from(ca), null, null, { checkServerIdentity: checkDialled });
+  credentials.createSsl(Buffer.from(ca), null, null, { checkServerIdentity: checkNamed });
 
 /** insecure is `talosctl --insecure`: TLS without a client certificate, the server's certificate unchecked. */
 export const insecure = (): ChannelCredentials =>

@@ -11,6 +11,7 @@ import {
   type Outcome,
   rawCall,
   serviceClient,
+  sniOptions,
   type TestPKI,
   withMetadata,
 } from './fixtures.js';
@@ -61,7 +62,7 @@ beforeAll(async () => {
       }),
     },
   });
-  client = new Client(server.address, mtls(pki.osCA.crt, pki.admin));
+  client = new Client(server.address, mtls(pki.osCA.crt, pki.admin), sniOptions(server.address));
 });
 afterAll(async () => {
   client?.close();

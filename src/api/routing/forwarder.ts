@@ -3,6 +3,7 @@
 import { type CallOptions, Client, credentials, type Metadata } from '@grpc/grpc-js';
 import { type CertificateAndKey, standardKeyLabel } from '../../pki/index.js';
 import { ApiError } from '../errors.js';
+import { checkNamed, serverNameOptions } from '../tls/server-name.js';
 
 /** The port apid listens on. */
 export const API_PORT = 50000;
@@ -66,6 +67,7 @@ export function nodeForwarder(opts: ForwarderOptions): Forwarder {
     Buffer.from(opts.ca),
     Buffer.from(standardKeyLabel(opts.client.key)),
     Buffer.from(opts.client.crt),
+    { checkServerIdentity: checkNamed },
   );
   const clients = new Map<string, Client>();
   const clientFor = (node: string): Client => {
@@ -73,6 +75,7 @@ export function nodeForwarder(opts: ForwarderOptions): Forwarder {
     let c = clients.get(address);
     if (!c) {
       c = new Client(address, creds, {
+        ...serverNameOptions(address),
         'grpc.max_receive_message_length': opts.maxMessageBytes ?? 32 << 20,
         'grpc.max_send_message_length': opts.maxMessageBytes ?? 32 << 20,
       });

@@ -1,4 +1,5 @@
 // grpcCoreState: a CoreState whose verbs are cosi.resource.State calls to a remote server.
+import { setMaxListeners } from 'node:events';
 import { type ChannelCredentials, type ChannelOptions, Client, type MethodDefinition } from '@grpc/grpc-js';
 import type { Kind, Pointer } from '../resource/kind.js';
 import { fromProtoResource, type ProtoResource, toProtoResource } from '../resource/protobuf/resource.js';
@@ -60,6 +61,8 @@ export function grpcCoreState(
     : (target as Client);
   const { stateService } = loadCosiProto(opts);
   const closer = new AbortController();
+  // every call in flight listens on it until it settles: as many listeners as concurrent calls, not a leak
+  setMaxListeners(0, closer.signal);
   const ctx: CallContext = { client, closed: closer.signal };
   return remoteState(ctx, stateService, opts, () => {
     closer.abort(new Error('grpc state closed'));

@@ -12,6 +12,7 @@ import {
   type Outcome,
   PlainThings,
   rawCall,
+  sniOptions,
   type TestPKI,
   tlsOnly,
 } from '../fixtures.js';
@@ -85,7 +86,7 @@ afterAll(async () => {
 });
 
 const clientOf = (address: string, creds: ChannelCredentials) => {
-  const c = new Client(address, creds);
+  const c = new Client(address, creds, sniOptions(address));
   clients.push(c);
   return c;
 };

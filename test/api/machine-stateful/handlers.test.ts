@@ -83,7 +83,7 @@ beforeAll(async () => {
     runner: () =>
       inProcessRunner(
         'system',
-        ({ signal }) => new Promise((r) => signal.addEventListener('abort', r, { once: true })),
+        ({ signal }) => new Promise<void>((r) => signal.addEventListener('abort', () => r(), { once: true })),
       ),
   });
   supervisor.start('echo', 'system');

@@ -33,6 +33,8 @@ describe('State API over TLS', () => {
     const p = await pair({
       credentials: ServerCredentials.createSsl(null, [{ private_key: key, cert_chain: cert }], false),
       channelCredentials: credentials.createSsl(cert),
+      // its certificate names localhost: the client sends that, not the IP it dials, as the TLS server name
+      serverName: 'localhost',
     });
     onTestFinished(p.close);
 
