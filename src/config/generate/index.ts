@@ -7,6 +7,13 @@ export {
   type SecretsBundle,
   talosEd25519Label,
 } from './bundle.js';
+export {
+  type ContractGates,
+  gatesOf,
+  OLDEST_CONTRACT,
+  parseContract,
+  type VersionContract,
+} from './contract.js';
 export { type GeneratedConfigs, generateConfigs } from './machine-config.js';
 export * from './options.js';
 export { type MintOptions, mintAdminCertificate, mintSecrets } from './secrets-bundle.js';
