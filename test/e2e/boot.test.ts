@@ -2,13 +2,16 @@
 // TLS without a client certificate, runs its services, restarts one killed inside the VM, streams logs and
 // the kernel log, reboots with a new boot id and powers the VM off — driven only through the API. The UKI
 // boots once under UEFI firmware from the raw disk image.
-import { readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { ChannelCredentials } from '@grpc/grpc-js';
-import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { translatedBlocks } from '../../scripts/lib/qemu.js';
-import { type Config, encode } from '../../src/config/index.js';
+import { wireTag } from '../../src/api/version.js';
+import { type Config, encode, encodeTalosconfig, newTalosconfig } from '../../src/config/index.js';
 import { callStream, type Reply } from '../api/fixtures.js';
+import { type Run, talosctl, talosctlPath } from '../integration/talosctl/talosctl.js';
 import { testCluster } from '../machined/node/cluster.js';
 import { freePort } from '../machined/node/harness.js';
 import { anonymous, artefact, boot, callUnary, cleanup, client, ROOT, retry, version } from './node.js';
@@ -18,13 +21,45 @@ const PACKAGE_VERSION = `v${JSON.parse(readFileSync(join(ROOT, 'package.json'), 
 
 let controlplane: Config;
 let admin: () => ChannelCredentials;
+let bin: string;
+let dir: string;
+let cluster: Awaited<ReturnType<typeof testCluster>>;
 
 beforeAll(async () => {
   // 10.0.2.15 is the address QEMU's user network hands the guest
-  const cluster = await testCluster('keel-e2e', 'https://10.0.2.15:6443');
+  cluster = await testCluster('keel-e2e', 'https://10.0.2.15:6443');
   controlplane = cluster.controlplane;
   admin = cluster.adminCreds;
-});
+  bin = talosctlPath();
+  dir = mkdtempSync(join(tmpdir(), 'keel-e2e-'));
+  writeFileSync(join(dir, 'controlplane.yaml'), encode(controlplane));
+}, 30 * 60_000);
+
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+const b64 = (pem: string) => Buffer.from(pem).toString('base64');
+
+/** talosconfigFor is the talosconfig a user of this VM has: the forwarded port as endpoint, the guest as node. */
+function talosconfigFor(port: number): string {
+  const file = join(dir, `talosconfig-${port}`);
+  const cfg = newTalosconfig({
+    clusterName: 'keel-e2e',
+    osCACrt: cluster.bundle.certs.os.crt,
+    admin: { crt: b64(cluster.admin.crt), key: b64(cluster.admin.key) },
+    endpoints: [`127.0.0.1:${port}`],
+  });
+  cfg.contexts['keel-e2e']!.nodes = ['10.0.2.15'];
+  writeFileSync(file, encodeTalosconfig(cfg));
+  return file;
+}
+
+/** works: the stock talosctl ran to its end with exit 0 and no sign of a decode or transport failure. */
+function works(r: Run): string {
+  expect(r.timedOut, r.output).toBe(false);
+  expect(r.code, r.output).toBe(0);
+  expect(r.stderr, r.output).not.toMatch(/older than client|rpc error|unmarshal|panic/i);
+  return r.stdout;
+}
 
 afterEach(cleanup);
 
@@ -68,7 +103,7 @@ describe('the Keel ISO in QEMU', () => {
       // maintenance mode says on the console how to apply a config, and answers without a client cert
       await vm.waitForLine(/apply-config --insecure/, { timeoutMs: BOOT_MS });
       const v = await retry('maintenance Version', () => version(port, anonymous()));
-      expect((v.version as Reply).tag).toBe(PACKAGE_VERSION);
+      expect((v.version as Reply).tag).toBe(wireTag(PACKAGE_VERSION));
       // the executable's trained code cache was accepted by the node's V8 (else boot takes seconds longer)
       expect(vm.lines.join('\n')).not.toMatch(/code cache rejected/);
       // the guest keeps its clock on the TSC (read in user space), not the emulated HPET (scripts/lib/qemu.ts)
@@ -95,6 +130,27 @@ describe('the Keel ISO in QEMU', () => {
       const services = await serviceStates(port);
       expect(services.get('apid')).toMatchObject({ state: 'Running' });
       expect(services.get('udevd')).toMatchObject({ state: 'Running' });
+
+      // the stock talosctl, as a user of this VM drives it: endpoint the forwarded port, node the guest
+      const talosconfig = talosconfigFor(port);
+      const tc = (...args: string[]) => talosctl(bin, args, { talosconfig, cwd: dir, timeoutMs: 120_000 });
+      expect(works(await tc('version'))).toMatch(/Server:\n\tNODE:\s+10\.0\.2\.15\n\tTag:\s+v1\.13\.0\+keel/);
+      // the kernel names a node without a DHCP hostname after its address: not a host "10" in "0.2.15"
+      expect(works(await tc('get', 'hostname'))).toMatch(
+        /HostnameStatus\s+hostname\s+\d+\s+keel-10-0-2-15\s*\n/,
+      );
+      const list = works(await tc('services'));
+      for (const id of ['apid', 'machined', 'udevd'])
+        expect(list).toMatch(new RegExp(`10\\.0\\.2\\.15\\s+${id}\\s+Running`));
+      // a cgroup v2 tree read through Copy: every value of the cpu preset is a value
+      const cgroups = works(await tc('cgroups', '--preset', 'cpu'));
+      expect(cgroups).toMatch(/^NAME\s+CpuWeight/);
+      expect(cgroups).not.toContain('%!');
+      expect(works(await tc('get', 'mc', '-o', 'yaml'))).toMatch(/\nspec: \|\n {4}version: v1alpha1\n/);
+      expect(works(await tc('ls', '-l', '/'))).toMatch(
+        /^NODE\s+MODE\s+UID\s+GID\s+SIZE\(B\)\s+LASTMOD\s+LABEL\s+NAME/,
+      );
+      expect(works(await tc('dmesg'))).toContain('[keel] [initramfs] exec /sbin/init');
 
       const machine = client('machine.MachineService', port, admin());
       const logs = await callStream(machine, 'Logs', {
@@ -145,17 +201,28 @@ describe('the Keel ISO in QEMU', () => {
       await callUnary(client('machine.MachineService', port, admin()), 'Reboot', {});
       await vm.waitForLine(/Linux version/, { from: rebootFrom, timeoutMs: BOOT_MS });
       await vm.waitForLine(/apply-config --insecure/, { from: rebootFrom, timeoutMs: BOOT_MS });
-      // the config lived in memory: the node is back in maintenance mode until installs exist
+      // the config lived in memory: the node is back in maintenance mode until installs exist; the stock
+      // talosctl sends it this time
       await retry('Version after reboot', () => version(port, anonymous()));
-      await applyConfig(port);
+      const applied = await talosctl(
+        bin,
+        ['apply-config', '--insecure', '-n', `127.0.0.1:${port}`, '-f', join(dir, 'controlplane.yaml')],
+        { cwd: dir, timeoutMs: 120_000 },
+      );
+      expect(applied.code, applied.output).toBe(0);
       await vm.waitForLine(/node running/, { from: rebootFrom, timeoutMs: BOOT_MS });
       const newBootId = await retry('boot id after reboot', () =>
         getResource(port, admin(), 'BootIDs.runtime.talos.dev', 'boot-id'),
       );
       expect(newBootId).not.toBe(bootId);
 
-      // shutdown through the API powers the VM off: QEMU exits by itself
-      await callUnary(client('machine.MachineService', port, admin()), 'Shutdown', {});
+      // talosctl shutdown (waiting, by default) ends, and the VM powers off: QEMU exits by itself
+      const shutdown = await talosctl(bin, ['shutdown'], {
+        talosconfig: talosconfigFor(port),
+        cwd: dir,
+        timeoutMs: 180_000,
+      });
+      expect(shutdown.code, shutdown.output).toBe(0);
       const ended = await Promise.race([
         vm.ended,
         new Promise<'timeout'>((r) => setTimeout(() => r('timeout'), 180_000)),
@@ -177,7 +244,7 @@ describe('the Keel ISO in QEMU', () => {
       });
       await vm.waitForLine(/apply-config --insecure/, { timeoutMs: BOOT_MS });
       const v = await retry('maintenance Version', () => version(port, anonymous()));
-      expect((v.version as Reply).tag).toBe(PACKAGE_VERSION);
+      expect((v.version as Reply).tag).toBe(wireTag(PACKAGE_VERSION));
       // systemd-stub handed the UKI's own command line to the kernel
       expect(vm.lines.join('\n')).toMatch(/Command line:.*printk\.devkmsg=on/);
     },
