@@ -49,48 +49,15 @@ function environment(opts: TalosctlOptions): NodeJS.ProcessEnv {
 
 const children = new Set<ChildProcess>();
 
-/** talosctl runs one command to its end (or its deadline) and returns what it printed. */
-export function talosctl(bin: string, args: readonly string[], opts: TalosctlOptions = {}): Promise<Run> {
-  return new Promise((resolve) => {
-    const child = spawn(bin, args, {
-      cwd: opts.cwd,
-      env: environment(opts),
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    children.add(child);
-    let stdout = '';
-    let stderr = '';
-    let output = '';
-    child.stdout.setEncoding('utf8').on('data', (d: string) => {
-      stdout += d;
-      output += d;
-    });
-    child.stderr.setEncoding('utf8').on('data', (d: string) => {
-      stderr += d;
-      output += d;
-    });
-    let timedOut = false;
-    const timer = setTimeout(() => {
-      timedOut = true;
-      child.kill('SIGKILL');
-    }, opts.timeoutMs ?? 30_000);
-    child.once('close', (code) => {
-      clearTimeout(timer);
-      children.delete(child);
-      resolve({ code, stdout, stderr, output: `$ talosctl ${args.join(' ')}\n${output}`, timedOut });
-    });
-  });
-}
-
 /**
- * talosctlFollow streams a command that follows (get --watch, events, logs -f) until `until` matches its
- * stdout or the deadline passes, then interrupts it as a user's Ctrl-C would.
+ * run starts talosctl and collects what it prints until it exits. At the deadline, or once `until` matches
+ * its stdout, it is ended with `stop`: SIGKILL for a hang, SIGINT (a user's Ctrl-C) for a follower.
  */
-export function talosctlFollow(
+function run(
   bin: string,
   args: readonly string[],
-  until: RegExp,
-  opts: TalosctlOptions = {},
+  opts: TalosctlOptions,
+  end: { readonly until?: RegExp; readonly stop: NodeJS.Signals; readonly deadlineMs: number },
 ): Promise<Run & { matched: boolean }> {
   return new Promise((resolve) => {
     const child = spawn(bin, args, {
@@ -101,27 +68,47 @@ export function talosctlFollow(
     children.add(child);
     let stdout = '';
     let stderr = '';
+    let output = '';
     let matched = false;
-    const stop = () => child.kill('SIGINT');
-    const timer = setTimeout(stop, opts.timeoutMs ?? 15_000);
+    let timedOut = false;
+    const timer = setTimeout(() => {
+      timedOut = true;
+      child.kill(end.stop);
+    }, opts.timeoutMs ?? end.deadlineMs);
     child.stdout.setEncoding('utf8').on('data', (d: string) => {
       stdout += d;
-      if (!matched && until.test(stdout)) {
+      output += d;
+      if (end.until && !matched && end.until.test(stdout)) {
         matched = true;
-        stop();
+        child.kill(end.stop);
       }
     });
     child.stderr.setEncoding('utf8').on('data', (d: string) => {
       stderr += d;
+      output += d;
     });
     child.once('close', (code) => {
       clearTimeout(timer);
       children.delete(child);
-      const output = `$ talosctl ${args.join(' ')}\n${stdout}${stderr}`;
-      resolve({ code, stdout, stderr, output, timedOut: !matched, matched });
+      resolve({ code, stdout, stderr, output: `$ talosctl ${args.join(' ')}\n${output}`, timedOut, matched });
     });
   });
 }
+
+/** talosctl runs one command to its end (or its deadline, default 30 s) and returns what it printed. */
+export const talosctl = (bin: string, args: readonly string[], opts: TalosctlOptions = {}): Promise<Run> =>
+  run(bin, args, opts, { stop: 'SIGKILL', deadlineMs: 30_000 });
+
+/**
+ * talosctlFollow streams a command that follows (get --watch, events, logs -f) until `until` matches its
+ * stdout or the deadline (default 15 s) passes, then interrupts it as a user's Ctrl-C would.
+ */
+export const talosctlFollow = (
+  bin: string,
+  args: readonly string[],
+  until: RegExp,
+  opts: TalosctlOptions = {},
+): Promise<Run & { matched: boolean }> => run(bin, args, opts, { until, stop: 'SIGINT', deadlineMs: 15_000 });
 
 /** killTalosctls ends every talosctl still running (a test that failed midway). */
 export function killTalosctls(): void {

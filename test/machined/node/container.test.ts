@@ -157,16 +157,7 @@ describe('container node', () => {
     expect(history.every((e) => typeof e.id === 'string' && (e.id as string).length === 20)).toBe(true);
 
     // follow live events, then shut down: the tracker waits for stopAllServices under its actor id
-    const seen: Reply[] = [];
-    const stream = (
-      machine as unknown as { Events(r: object): NodeJS.EventEmitter & { cancel(): void } }
-    ).Events({
-      tail_events: 0,
-    });
-    const hello = new Promise<void>((resolve) => stream.once('data', () => resolve()));
-    stream.on('data', (e: Reply) => seen.push(e));
-    stream.on('error', () => {});
-    await hello;
+    const { seen, stream } = await followEvents(machine);
     const shutdown = await callUnary(machine, 'Shutdown', {});
     const actorId = String((shutdown.messages as Reply[])[0]!.actor_id);
     expect(actorId).not.toBe('');
@@ -220,6 +211,21 @@ describe('container node power and preload', () => {
   });
 });
 
+/** followEvents follows the node's live events from its hello event on, collecting them. */
+async function followEvents(machine: Client) {
+  const seen: Reply[] = [];
+  const stream = (
+    machine as unknown as { Events(r: object): NodeJS.EventEmitter & { cancel(): void } }
+  ).Events({
+    tail_events: 0,
+  });
+  const hello = new Promise<void>((resolve) => stream.once('data', () => resolve()));
+  stream.on('data', (e: Reply) => seen.push(e));
+  stream.on('error', () => {});
+  await hello;
+  return { seen, stream };
+}
+
 const typeUrlOf = (e: Reply) => String((e.data as Reply | undefined)?.type_url ?? '');
 
 /** isRunningAndReady reads machine.MachineStatusEvent{stage=1 RUNNING(4), status=2{ready=1 true}}. */
@@ -257,14 +263,7 @@ describe('container node in maintenance mode', () => {
     const { node } = await startMaintenanceNode();
     const m = client('machine.MachineService', node.address);
     await node.waitForLine(/initialize sequence: done/);
-    const seen: Reply[] = [];
-    const stream = (m as unknown as { Events(r: object): NodeJS.EventEmitter & { cancel(): void } }).Events({
-      tail_events: 0,
-    });
-    const hello = new Promise<void>((resolve) => stream.once('data', () => resolve()));
-    stream.on('data', (e: Reply) => seen.push(e));
-    stream.on('error', () => {});
-    await hello;
+    const { seen, stream } = await followEvents(m);
     const reply = await callUnary(m, 'Shutdown', {});
     const actorId = String((reply.messages as Reply[])[0]!.actor_id);
     expect(actorId).not.toBe('');
