@@ -29,12 +29,15 @@ export interface TalosconfigInput {
   readonly endpoints?: readonly string[];
 }
 
-/** newTalosconfig makes a one-context talosconfig; endpoints default to 127.0.0.1 as talosctl's do. */
+/**
+ * newTalosconfig makes a one-context talosconfig. Endpoints default to none, as talosctl v1.13.0's
+ * `gen config` writes them (`endpoints: []`; releases before wrote 127.0.0.1): the client config names them.
+ */
 export const newTalosconfig = (t: TalosconfigInput): Talosconfig => ({
   context: t.clusterName,
   contexts: {
     [t.clusterName]: {
-      endpoints: [...(t.endpoints ?? ['127.0.0.1'])],
+      endpoints: [...(t.endpoints ?? [])],
       ca: t.osCACrt,
       crt: t.admin.crt,
       key: t.admin.key,

@@ -69,7 +69,7 @@ describe('talosconfig', () => {
     const t = newTalosconfig({ clusterName: 'demo', osCACrt: 'Q0E=', admin: { crt: 'Q1JU', key: 'S0VZ' } });
     const out = encodeTalosconfig(t);
     expect(out).toBe(
-      'context: demo\ncontexts:\n    demo:\n        endpoints:\n            - 127.0.0.1\n        ca: Q0E=\n        crt: Q1JU\n        key: S0VZ\n',
+      'context: demo\ncontexts:\n    demo:\n        endpoints: []\n        ca: Q0E=\n        crt: Q1JU\n        key: S0VZ\n',
     );
     expect(decodeTalosconfig(out)).toEqual(t);
   });

@@ -68,6 +68,7 @@ const RANDOM = [
   /^cluster\.(id|secret|token|secretboxEncryptionSecret)$/,
   /^cluster\.(ca|aggregatorCA|etcd\.ca)\.(crt|key)$/,
   /^cluster\.serviceAccount\.key$/,
+  /^contexts\.[^.]+\.(ca|crt|key)$/, // talosconfig; the CA is the bundle's
 ];
 
 type Entry = readonly [path: string, value: unknown];
@@ -163,6 +164,11 @@ describe('gen config matches talosctl v1.13.0 (#28)', () => {
         expect(keel.valid, keel.output).toBe(v.valid);
       });
     }
+
+  it("writes talosconfig's keys, order and values as upstream", () => {
+    const { upstream, keel } = read('defaults', 'talosconfig');
+    expect(entries(keel)).toEqual(entries(upstream));
+  });
 
   for (const file of FILES)
     it(`with one secrets bundle, ${file} is byte for byte upstream's`, () => {
