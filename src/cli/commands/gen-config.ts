@@ -56,7 +56,7 @@ export const genConfigCommand: Command = {
     'kubernetes-version': { kind: 'string', usage: 'desired kubernetes version to run' },
     'talos-version': {
       kind: 'string',
-      usage: 'the desired version whose installer the config references',
+      usage: 'the desired Talos version to generate config for (backwards compatibility, e.g. v1.11)',
     },
     'dns-domain': {
       kind: 'string',
