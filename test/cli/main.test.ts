@@ -103,7 +103,9 @@ describe('keelctl gen config', { timeout: 60_000 }, () => {
     expect(r.code).toBe(0);
     const cp = readFileSync(join(out, 'controlplane.yaml'), 'utf8');
     expect(cp).toBe(readFileSync(upstream('controlplane.yaml'), 'utf8'));
-    expect(readFileSync(join(out, 'worker.yaml'), 'utf8')).toBe(readFileSync(upstream('worker.yaml'), 'utf8'));
+    expect(readFileSync(join(out, 'worker.yaml'), 'utf8')).toBe(
+      readFileSync(upstream('worker.yaml'), 'utf8'),
+    );
     for (const name of ['controlplane.yaml', 'worker.yaml']) {
       const text = readFileSync(join(out, name), 'utf8');
       const cfg = decode(text);
