@@ -132,7 +132,7 @@ describe('decoder documents', () => {
   const typed: Record<string, string> = {
     HostnameConfig: 'apiVersion: v1alpha1\nkind: HostnameConfig\nhostname: node-1\nauto: "off"\n',
     LinkConfig:
-      'apiVersion: v1alpha1\nkind: LinkConfig\nname: enp0s1\nup: true\nmtu: 9000\naddresses:\n    - address: 192.168.1.100/24\n    - address: 2001:db8::1/64\n      routePriority: 100\nroutes:\n    - destination: 10.3.5.0/24\n      gateway: 10.3.5.1\n    - gateway: fe80::1\n      type: blackhole\nmulticast: true\n',
+      'apiVersion: v1alpha1\nkind: LinkConfig\nname: enp0s1\nup: true\nmtu: 9000\naddresses:\n    - address: 192.168.1.100/24\n    - address: 2001:db8::1/64\n      routePriority: 100\nroutes:\n    - destination: 10.3.5.0/24\n      gateway: 10.3.5.1\n    - gateway: fe80::1\nmulticast: true\n',
     DHCPv4Config:
       'apiVersion: v1alpha1\nkind: DHCPv4Config\nname: enp0s3\nrouteMetric: 512\nignoreHostname: true\nclientIdentifier: duid\nduidRaw: 00:01:00:01:23:45:67:89:ab:cd:ef:01:23:45\n',
     ResolverConfig:
@@ -164,7 +164,7 @@ describe('decoder documents', () => {
     const link = documentOf(cfg, 'LinkConfig', 'enp0s1')!;
     expect(link.mtu).toBe(9000);
     expect(link.addresses![1]).toEqual({ address: '2001:db8::1/64', routePriority: 100 });
-    expect(link.routes![1]).toEqual({ gateway: 'fe80::1', type: 'blackhole' });
+    expect(link.routes![1]).toEqual({ gateway: 'fe80::1' });
     expect(documentOf(cfg, 'DHCPv4Config', 'enp0s3')!.routeMetric).toBe(512);
     expect(documentOf(cfg, 'ResolverConfig')!.nameservers![1]!.protocol).toBe('DoT');
     expect(documentsOf(cfg, 'StaticHostConfig')[0]!.name).toBe('10.5.0.2');

@@ -1,5 +1,6 @@
 // Typed link documents: one valid and one invalid sample per rule, and a mixed multi-document config.
 import { describe, expect, it } from 'vitest';
+import { decodeDocuments } from '../../../src/config/decoder/index.js';
 import { configText, errorsFor, type RuleCase, ruleTable } from './rule-table.js';
 
 const key = Buffer.alloc(32, 3).toString('base64');
@@ -13,7 +14,93 @@ const typed = (rule: string, path: string, error: string, valid: string, invalid
   extra: { valid, invalid },
 });
 
+const link = (body: string) => doc('LinkConfig', `name: eth1\n${body}`);
+const route = (fields: string) => link(`routes:\n  - gateway: 10.9.0.254\n    ${fields}\n`);
+
+// LinkConfig has exactly upstream's rules: the name, then CommonLinkConfig as every link kind
+const linkCases: RuleCase[] = [
+  typed('link needs a name', 'name', 'name must be specified', link(''), doc('LinkConfig', 'mtu: 1500\n')),
+  typed(
+    'link address must be specified',
+    'addresses[0].address',
+    'address 0 must be specified',
+    link('addresses:\n  - address: 10.9.0.1/24\n'),
+    link('addresses:\n  - routePriority: 100\n'),
+  ),
+  typed(
+    'link address is an IP prefix',
+    'addresses[1].address',
+    'address 1 must be a valid IP prefix',
+    link('addresses:\n  - address: 10.9.0.1/24\n  - address: fd00::1/64\n'),
+    link('addresses:\n  - address: 10.9.0.1/24\n  - address: fd00::1\n'),
+  ),
+  typed(
+    'link address is not unspecified',
+    'addresses[0].address',
+    'address 0 must be a valid IP address',
+    link('addresses:\n  - address: 10.9.0.1/32\n'),
+    link('addresses:\n  - address: "::/0"\n'),
+  ),
+  typed(
+    'link route destination is a specified prefix',
+    'routes[0].destination',
+    'route 0 destination must be a valid IP prefix',
+    link('routes:\n  - destination: 10.3.5.0/24\n    gateway: 10.3.5.1\n'),
+    link('routes:\n  - destination: 0.0.0.0/0\n    gateway: 10.3.5.1\n'),
+  ),
+  typed(
+    'link route gateway is a specified address',
+    'routes[0].gateway',
+    'route 0 gateway must be a valid IP address',
+    link('routes:\n  - gateway: fe80::1%eth1\n'),
+    link('routes:\n  - gateway: "::"\n'),
+  ),
+  typed(
+    'link route source is an address',
+    'routes[0].source',
+    'route 0 source must be a valid IP address',
+    route('source: 10.9.0.1'),
+    route('source: 10.9.0.1/24'),
+  ),
+  typed(
+    'link MTU fits a uint32',
+    'mtu',
+    'mtu -1 is out of range 0-4294967295',
+    link('mtu: 4294967295\n'),
+    link('mtu: -1\n'),
+  ),
+  typed(
+    'link address route priority fits a uint32',
+    'addresses[0].routePriority',
+    'routePriority 4294967296 is out of range 0-4294967295',
+    link('addresses:\n  - address: 10.9.0.1/24\n    routePriority: 0\n'),
+    link('addresses:\n  - address: 10.9.0.1/24\n    routePriority: 4294967296\n'),
+  ),
+  typed(
+    'link route metric fits a uint32',
+    'routes[0].metric',
+    'metric -10 is out of range 0-4294967295',
+    route('metric: 1024'),
+    route('metric: -10'),
+  ),
+  typed(
+    'link route MTU fits a uint32',
+    'routes[0].mtu',
+    'mtu 5000000000 is out of range 0-4294967295',
+    route('mtu: 1400'),
+    route('mtu: 5000000000'),
+  ),
+  typed(
+    'link route table is a routing table name',
+    'routes[0].table',
+    '253 does not belong to RoutingTable values',
+    route('table: MAIN'),
+    route('table: "253"'),
+  ),
+];
+
 const cases: RuleCase[] = [
+  ...linkCases,
   typed(
     'dummy link needs a name',
     'name',
@@ -206,6 +293,36 @@ const cases: RuleCase[] = [
 
 describe('typed link documents', () => {
   ruleTable(cases);
+
+  // Keel once had its own LinkConfig rules; upstream v1.13.0 has none of them, so it accepts all of these
+  it.each([
+    ['an MTU below the IPv4 minimum', link('mtu: 10\n')],
+    ['a route with neither destination nor gateway', link('routes:\n  - metric: 100\n    mtu: 1400\n')],
+    [
+      'a route whose destination and gateway families differ',
+      link('routes:\n  - destination: 10.3.5.0/24\n    gateway: fe80::1\n'),
+    ],
+    ['a numbered routing table', route('table: 100')],
+    ['the unspec routing table', route('table: unspec')],
+  ])('LinkConfig accepts %s, as upstream does', (_, extra) => {
+    expect(errorsFor(configText('worker', {}, extra)).map((e) => e.message)).toEqual([]);
+  });
+
+  // upstream decodes strictly: a key LinkConfigV1Alpha1 lacks fails before validation
+  it.each([
+    ['routes[0].type', route('type: blackhole')],
+    ['hardwareAddr', link('hardwareAddr: 00:11:22:33:44:55\n')],
+    ['addresses[0].label', link('addresses:\n  - address: 10.9.0.1/24\n    label: lo\n')],
+  ])('LinkConfig refuses the unknown field %s at its line', (path, extra) => {
+    const key = path.replace(/^.*\./, '');
+    const text = configText('worker', {}, extra);
+    const hit = decodeDocuments(text).errors.find((e) => e.path === path);
+    expect(hit).toMatchObject({ code: 'unknown-field', document: 'LinkConfig/eth1' });
+    expect(hit!.detail).toBe(`unknown field ${JSON.stringify(key)}`);
+    // the key is the last line of the stream that spells it
+    const lines = text.split('\n').map((l) => l.trim().replace(/^- /, ''));
+    expect(hit!.line).toBe(lines.findLastIndex((l) => l.startsWith(`${key}:`)) + 1);
+  });
 
   it('accepts v1alpha1 mixed with every typed network document', () => {
     const extra = [
