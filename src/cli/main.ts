@@ -30,7 +30,6 @@ import { validateCommand } from './commands/validate.js';
 import { versionCommand } from './commands/version.js';
 import { commandHelp, groupHelp, usageText } from './help.js';
 import { consoleOutput, type Output } from './io.js';
-import { quietSNIWarning } from './quiet-warnings.js';
 import { resolve } from './resolve.js';
 
 /** Every command keelctl has: the dispatcher, --help and the tests all read this table. */
@@ -117,7 +116,6 @@ function help(words: readonly string[], io: Output): number {
 // run only as the entry point, so tests can import main()
 if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
   // Ctrl-C (or a TERM) ends watches and follows cleanly: streams are cancelled and the exit code kept.
-  quietSNIWarning();
   const stop = new AbortController();
   for (const sig of ['SIGINT', 'SIGTERM'] as const) process.once(sig, () => stop.abort(new Error(sig)));
   process.exitCode = await main(process.argv.slice(2), consoleOutput, stop.signal);

@@ -11,6 +11,7 @@ import {
   type ServiceError,
 } from '@grpc/grpc-js';
 import { loadApiProto } from '../../api/proto.js';
+import { serverNameOptions } from '../../api/tls/server-name.js';
 import { type GrpcCoreState, grpcCoreState } from '../../cosi/api/index.js';
 import { defaultRegistry } from '../../cosi/resource/registry.js';
 import { ClientError, isCancelled } from './errors.js';
@@ -84,7 +85,9 @@ const channelOptions = { 'grpc.max_receive_message_length': MAX_MESSAGE_BYTES };
 /** connect opens a lazy channel to `address`; nothing is dialled until the first call. */
 export function connect(address: string, creds: ChannelCredentials, auth: Auth): Connection {
   const services = loadApiProto().services;
-  const client = new Client(address, creds, { ...channelOptions, interceptors: [plainStatus(auth)] });
+  // a node dialled by IP gets a server name without it (DEP0123); its certificate is checked against the IP
+  const named = { ...channelOptions, ...serverNameOptions(address) };
+  const client = new Client(address, creds, { ...named, interceptors: [plainStatus(auth)] });
   const states: GrpcCoreState[] = [];
   const stateClients: Client[] = [];
 
@@ -143,7 +146,7 @@ export function connect(address: string, creds: ChannelCredentials, auth: Auth):
 
     state(route: Route): GrpcCoreState {
       const c = new Client(address, creds, {
-        ...channelOptions,
+        ...named,
         interceptors: [routeInterceptor(route), plainStatus(auth)],
       });
       stateClients.push(c);

@@ -1,5 +1,6 @@
 // TLS credentials for the API: mutual TLS from a talosconfig context, or --insecure for maintenance mode.
 import { type ChannelCredentials, credentials } from '@grpc/grpc-js';
+import { checkNamed } from '../../api/tls/server-name.js';
 import type { TalosconfigContext } from '../../config/generate/talosconfig.js';
 import { standardKeyLabel } from '../../pki/index.js';
 import { ClientError } from './errors.js';
@@ -17,7 +18,9 @@ export function mutualTLS(ctx: TalosconfigContext, name: string): ChannelCredent
   const ca = fromBase64('ca', ctx.ca, name);
   const crt = fromBase64('crt', ctx.crt, name);
   const key = standardKeyLabel(fromBase64('key', ctx.key, name));
-  return credentials.createSsl(Buffer.from(ca), Buffer.from(key), Buffer.from(crt));
+  return credentials.createSsl(Buffer.from(ca), Buffer.from(key), Buffer.from(crt), {
+    checkServerIdentity: checkNamed,
+  });
 }
 
 /** insecureTLS encrypts without verifying the server and without a client certificate (maintenance mode). */
