@@ -8,6 +8,7 @@ import {
   type LineCounter,
   type Node,
   type Scalar,
+  visit,
 } from 'yaml';
 import { ConfigError } from '../errors.js';
 import type { Schema } from '../types/schema.js';
@@ -115,6 +116,19 @@ export function walk(raw: unknown, schema: Schema, path: string, ctx: WalkContex
 
 /** unstructuredValue converts a free-form subtree; the yaml library throws on bad or excessive aliases inside it. */
 function unstructuredValue(node: Node, path: string, ctx: WalkContext): unknown {
+  // a mapping key that is itself a mapping or a list has no place in a config (Go's yaml.v3 cannot read
+  // one into a map[string]…); the yaml library would only warn and turn it into a string
+  let collectionKey: Node | undefined;
+  visit(node, {
+    Pair: (_, pair) => {
+      if (isMap(pair.key) || isSeq(pair.key)) {
+        collectionKey = pair.key;
+        return visit.BREAK;
+      }
+      return undefined;
+    },
+  });
+  if (collectionKey) return fail(ctx, 'yaml', path, collectionKey, 'mapping keys must be scalars');
   try {
     return node.toJS(ctx.yaml);
   } catch (e) {

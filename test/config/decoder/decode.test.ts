@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, onTestFinished, vi } from 'vitest';
 import { documentOf, documentsOf, v1alpha1Of } from '../../../src/config/container.js';
 import { decode } from '../../../src/config/decoder/index.js';
 import { ConfigError, ConfigErrors, isConflictError, isDecodeError } from '../../../src/config/errors.js';
@@ -34,6 +34,17 @@ describe('decoder errors carry the document, path and line', () => {
     expect(e!.code).toBe('unknown-field');
     expect(e!.message).toBe('v1alpha1 machine.tipe (line 4): unknown field "tipe"');
     expect(isDecodeError(new ConfigErrors([e!]))).toBe(true);
+  });
+
+  it('rejects a collection as a mapping key in a free-form field, with its line, and warns of nothing', () => {
+    const warned = vi.spyOn(process, 'emitWarning');
+    onTestFinished(() => warned.mockRestore());
+    const [e, ...rest] = errorsOf(
+      'version: v1alpha1\nmachine:\n  type: worker\n  kubelet:\n    extraConfig:\n      ? [a, b]\n      : x\n',
+    );
+    expect(rest).toHaveLength(0);
+    expect(e!.message).toBe('v1alpha1 machine.kubelet.extraConfig (line 6): mapping keys must be scalars');
+    expect(warned).not.toHaveBeenCalled();
   });
 
   it('rejects a wrong type with its line', () => {
