@@ -6,6 +6,36 @@ export interface Config {
   readonly documents: readonly ConfigDocument[];
 }
 
+/**
+ * Kinds that configure one link each, by name: two of different kinds naming the same link conflict, as
+ * upstream's ConflictsWithKinds says (VRFConfig among them, though Keel does not read it yet).
+ */
+const LINK_KINDS = new Set([
+  'BondConfig',
+  'BridgeConfig',
+  'DummyLinkConfig',
+  'LinkConfig',
+  'VLANConfig',
+  'VRFConfig',
+  'WireguardConfig',
+]);
+
+/** linkConflicts finds a link that documents of two link kinds both configure. */
+function linkConflicts(documents: readonly ConfigDocument[]): ConfigError[] {
+  const errors: ConfigError[] = [];
+  const first = new Map<string, ConfigDocument>();
+  for (const d of documents) {
+    if (!LINK_KINDS.has(d.kind) || d.name === undefined) continue;
+    const earlier = first.get(d.name);
+    if (!earlier) first.set(d.name, d);
+    else if (earlier.kind !== d.kind) {
+      const msg = `conflicting documents: ${label(earlier)} and ${label(d)}`;
+      errors.push(new ConfigError('conflict', label(d), 'name', lineOf(d.lines, 'name'), msg));
+    }
+  }
+  return errors;
+}
+
 /** containerErrors finds duplicate documents and links configured twice. */
 export function containerErrors(documents: readonly ConfigDocument[]): ConfigError[] {
   const errors: ConfigError[] = [];
@@ -31,6 +61,7 @@ export function containerErrors(documents: readonly ConfigDocument[]): ConfigErr
     const msg = `conflicting link configurations: v1alpha1 and ${label(d)} both configure ${JSON.stringify(d.name)}`;
     errors.push(new ConfigError('conflict', label(d), 'name', lineOf(d.lines, 'name'), msg));
   }
+  errors.push(...linkConflicts(documents));
   return errors;
 }
 

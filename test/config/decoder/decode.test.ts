@@ -92,6 +92,16 @@ describe('decoder errors carry the document, path and line', () => {
     expect(errorsOf(`${v1}---\n${v1}`)[0]!.message).toBe('v1alpha1 (line 4): duplicate v1alpha1.Config');
   });
 
+  it('rejects two documents of different link kinds naming the same link, as upstream', () => {
+    const doc = (kind: string) => `apiVersion: v1alpha1\nkind: ${kind}\nname: dummy1\n`;
+    const [e, ...rest] = errorsOf(`${doc('LinkConfig')}---\n${doc('DummyLinkConfig')}`);
+    expect(rest).toHaveLength(0);
+    expect(e!.message).toBe(
+      'DummyLinkConfig/dummy1 name (line 7): conflicting documents: LinkConfig/dummy1 and DummyLinkConfig/dummy1',
+    );
+    expect(isConflictError(new ConfigErrors([e!]))).toBe(true);
+  });
+
   it('rejects a LinkConfig for a link the v1alpha1 document configures', () => {
     const src =
       'machine:\n  network:\n    interfaces:\n      - interface: eth0\n        dhcp: true\n---\napiVersion: v1alpha1\nkind: LinkConfig\nname: eth0\n';
