@@ -2,6 +2,7 @@
 // that failed with a message whose metadata carries the error (the overall call still succeeds).
 import { status } from '@grpc/grpc-js';
 import { ApiError } from '../errors.js';
+import { goStatusText } from '../go-status.js';
 import { encodeMetadata, lengthDelimited, withHostname, withHostnameEach } from './wire.js';
 
 /** NodeError is one target's failure, kept with the target it belongs to. */
@@ -30,10 +31,14 @@ const messageOf = (err: unknown): string => {
   return err instanceof Error ? err.message : String(err);
 };
 
-/** errorMetadata is the envelope for a failed node, shaped like apid's: error text plus the status. */
+/**
+ * errorMetadata is the envelope for a failed node, shaped like apid's: the status, and as the error text the
+ * status error as Go prints it (apid's err.Error()), which talosctl shows as it is.
+ */
 function errorMetadata(node: string, err: unknown): Buffer {
   const message = messageOf(err);
-  return encodeMetadata({ hostname: node, error: message, status: { code: codeOf(err), message } });
+  const code = codeOf(err);
+  return encodeMetadata({ hostname: node, error: goStatusText(code, message), status: { code, message } });
 }
 
 /** unaryFailure is `EmptyResponse{messages:[{metadata:{hostname,error,status}}]}` for one node. */

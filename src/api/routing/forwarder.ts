@@ -4,6 +4,7 @@ import { type CallOptions, Client, credentials, type Metadata } from '@grpc/grpc
 import { type CertificateAndKey, standardKeyLabel } from '../../pki/index.js';
 import { ApiError } from '../errors.js';
 import { checkNamed, serverNameOptions } from '../tls/server-name.js';
+import { dialFailureWords } from './dial-failure.js';
 
 /** The port apid listens on. */
 export const API_PORT = 50000;
@@ -76,6 +77,7 @@ export function nodeForwarder(opts: ForwarderOptions): Forwarder {
     if (!c) {
       c = new Client(address, creds, {
         ...serverNameOptions(address),
+        interceptors: [dialFailureWords(address)],
         'grpc.max_receive_message_length': opts.maxMessageBytes ?? 32 << 20,
         'grpc.max_send_message_length': opts.maxMessageBytes ?? 32 << 20,
       });

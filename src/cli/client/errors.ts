@@ -1,5 +1,6 @@
 // The client's typed errors: every failure names the node (or the config) it belongs to and why.
 import { type ServiceError, status } from '@grpc/grpc-js';
+import { goCodeName, goStatusText } from '../../api/go-status.js';
 import { transportText } from './transport.js';
 
 export type ClientErrorCode = 'config' | 'node' | 'rpc';
@@ -20,35 +21,14 @@ export class ClientError extends Error {
   }
 }
 
-/** Go's names for gRPC codes, as talosctl prints them in `rpc error: code = … desc = …`. */
-const GO_CODE_NAMES: Readonly<Record<number, string>> = {
-  0: 'OK',
-  1: 'Canceled',
-  2: 'Unknown',
-  3: 'InvalidArgument',
-  4: 'DeadlineExceeded',
-  5: 'NotFound',
-  6: 'AlreadyExists',
-  7: 'PermissionDenied',
-  8: 'ResourceExhausted',
-  9: 'FailedPrecondition',
-  10: 'Aborted',
-  11: 'OutOfRange',
-  12: 'Unimplemented',
-  13: 'Internal',
-  14: 'Unavailable',
-  15: 'DataLoss',
-  16: 'Unauthenticated',
-};
-
-export const goCodeName = (code: number): string => GO_CODE_NAMES[code] ?? `Code(${code})`;
+export { goCodeName };
 
 const isServiceError = (e: unknown): e is ServiceError =>
   e instanceof Error && typeof (e as Partial<ServiceError>).code === 'number' && 'details' in e;
 
 /** rpcText is a gRPC failure as Go prints it, so messages match what talosctl users know. */
 export function rpcText(e: unknown): string {
-  if (isServiceError(e)) return `rpc error: code = ${goCodeName(e.code)} desc = ${e.details}`;
+  if (isServiceError(e)) return goStatusText(e.code, e.details);
   return e instanceof Error ? e.message : String(e);
 }
 
@@ -57,14 +37,16 @@ export const nodeError = (node: string, why: string, grpcCode?: status): ClientE
   new ClientError('node', `error on node ${node}: ${why}`, node, grpcCode);
 
 /**
- * envelopeError is a failure a node's reply carried: a proxy that could not reach the node words it as
- * grpc-js does, so it is made to read as talosctl's `rpc error: code = Unavailable desc = connection refused`.
+ * envelopeError is a failure a node's reply carried. Keel's apid words it as Go prints a status error, as
+ * upstream's does; an older one left grpc-js's words for a node it could not reach, which are made to read
+ * as talosctl's `rpc error: code = Unavailable desc = connection refused`.
  */
 export function envelopeError(node: string, why: string, grpcCode?: status): ClientError {
+  if (why.startsWith('rpc error: ')) return nodeError(node, why, grpcCode);
   const plain = transportText(why);
   if (plain === why) return nodeError(node, why, grpcCode);
   const code = grpcCode ?? status.UNAVAILABLE;
-  return nodeError(node, `rpc error: code = ${goCodeName(code)} desc = ${plain}`, code);
+  return nodeError(node, goStatusText(code, plain), code);
 }
 
 /** fromRPC wraps a call failure, naming the node when the call targeted one, and what was being done. */

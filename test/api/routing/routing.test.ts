@@ -98,7 +98,10 @@ describe('node routing', () => {
     expect(messages[1]).toMatchObject({ metadata: { hostname: b.address }, hostname: 'node-b' });
     const failed = messages[2]!.metadata as Reply;
     expect(failed.hostname).toBe(UNREACHABLE);
-    expect(failed.error).toBeTruthy();
+    // worded as upstream's apid (Go's gRPC) words it, not as grpc-js does
+    expect(failed.error).toBe(
+      `rpc error: code = Unavailable desc = connection error: desc = "transport: Error while dialing: dial tcp ${UNREACHABLE}: connect: connection refused"`,
+    );
     expect((failed.status as Reply).code).toBe(status.UNAVAILABLE);
   });
 

@@ -39,7 +39,8 @@ describe('envelope rewriting', () => {
     };
     expect(unary.messages[0]!.metadata).toEqual({
       hostname: 'n2',
-      error: 'connection refused',
+      // the error text is the status error as Go prints it, as upstream's apid sends it
+      error: 'rpc error: code = Unavailable desc = connection refused',
       status: { code: 14, message: 'connection refused' },
     });
     const item = dmesgCodec.responseDeserialize(streamFailure('n2', err)) as {

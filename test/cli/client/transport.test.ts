@@ -74,7 +74,8 @@ describe('keelctl transport errors', () => {
   it('reports a node the endpoint cannot reach the same way', async () => {
     const r = await run(['version', '-n', UNREACHABLE], { TALOSCONFIG: wd.talosconfig });
     expect(r.stderr).toBe(
-      `error: error on node ${UNREACHABLE}: rpc error: code = Unavailable desc = connection refused\n`,
+      // the endpoint words the failure as upstream's apid (Go's gRPC) does
+      `error: error on node ${UNREACHABLE}: rpc error: code = Unavailable desc = connection error: desc = "transport: Error while dialing: dial tcp ${UNREACHABLE}: connect: connection refused"\n`,
     );
   });
 

@@ -45,7 +45,7 @@ describe('keelctl apply-config', () => {
     const r = await run(['apply-config', '-f', file], { TALOSCONFIG: wd.talosconfig });
     expect(r.code).toBe(1);
     expect(r.stderr).toBe(
-      `error: error on node ${normal.server.address}: /machine.MachineService/ApplyConfiguration is not implemented: the subsystem behind it does not exist in Keel yet\n`,
+      `error: error on node ${normal.server.address}: rpc error: code = Unimplemented desc = /machine.MachineService/ApplyConfiguration is not implemented: the subsystem behind it does not exist in Keel yet\n`,
     );
   });
 

@@ -177,7 +177,7 @@ describe('keelctl reboot, shutdown, reset', () => {
     const r = await run(['reset', '--wait=false', '-e', b, '-n', b], env());
     expect(r.code).toBe(1);
     expect(r.stderr).toBe(
-      `error: error on node ${b}: /machine.MachineService/Reset is not implemented: the subsystem behind it does not exist in Keel yet\n`,
+      `error: error on node ${b}: rpc error: code = Unimplemented desc = /machine.MachineService/Reset is not implemented: the subsystem behind it does not exist in Keel yet\n`,
     );
   });
 

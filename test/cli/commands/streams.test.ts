@@ -142,7 +142,7 @@ describe('keelctl dmesg, logs, read', () => {
     const missing = await run(['mounts'], env());
     expect(missing.code).toBe(1);
     expect(missing.stderr).toBe(
-      `error: error on node ${a.server.address}: /machine.MachineService/Mounts is not implemented: the subsystem behind it does not exist in Keel yet\n`,
+      `error: error on node ${a.server.address}: rpc error: code = Unimplemented desc = /machine.MachineService/Mounts is not implemented: the subsystem behind it does not exist in Keel yet\n`,
     );
   });
 });
