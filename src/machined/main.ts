@@ -48,6 +48,8 @@ export interface MachinedOptions {
   hookTimeoutMs?: number;
   /** bound of the emergency cleanup hooks, all together */
   emergencyTimeoutMs?: number;
+  /** this run's boot id, when it is not the kernel's (a container node shares its host's kernel) */
+  bootId?: string;
 }
 
 export interface Machined {
@@ -135,7 +137,7 @@ export async function startMachined(opts: MachinedOptions): Promise<Machined> {
   await registerDefault(state);
   await registerNamespace(state, RUNTIME_NAMESPACE, 'Talos runtime resources.');
   await registerRuntimeResources(state);
-  const bootId = readBootId();
+  const bootId = opts.bootId ?? readBootId();
   await state.modify(
     BootID.new(RUNTIME_NAMESPACE, BOOT_ID_ID),
     (r) => {

@@ -5,7 +5,6 @@
 import { randomUUID } from 'node:crypto';
 import { CONFIG_NAMESPACE, registerConfigResources } from '../../../resources/config/index.js';
 import { NETWORK_NAMESPACE, registerNetworkResources } from '../../../resources/network/index.js';
-import { BOOT_ID_ID, BootID, RUNTIME_NAMESPACE } from '../../../resources/runtime/index.js';
 import { registerSecretsResources, SECRETS_NAMESPACE } from '../../../resources/secrets/index.js';
 import { registerV1Alpha1Resources } from '../../../resources/v1alpha1/index.js';
 import type { HandlerMap } from '../../api/handlers.js';
@@ -19,7 +18,7 @@ import { BOOT_ID_PATH } from '../boot-id.js';
 import { SYSTEM_CGROUP_BASE, setUpSystemCgroups } from '../cgroups.js';
 import { EventBus, newXidSource } from '../events/index.js';
 import { KERNEL_LOG } from '../logging/index.js';
-import { MACHINED_OWNER, startMachined } from '../main.js';
+import { startMachined } from '../main.js';
 import type { PowerAction } from '../power-action.js';
 import { defaultSequences, Sequencer } from '../sequencer/index.js';
 import { cgroup2Placer, Supervisor, spawnWithoutFork } from '../services/index.js';
@@ -47,19 +46,10 @@ export async function runNode(start: NodeStart): Promise<Node> {
     log: mlog.line,
     ...(start.guard ? { guard: start.guard } : {}),
     ...(start.early ? { state: start.early.state } : {}),
+    // container mode shares the host kernel's boot id; a fresh one per run lets a reboot be told apart
+    ...(container ? { bootId: randomUUID() } : {}),
   });
-  const { state, runtime } = machined;
-
-  // container mode shares the host kernel's boot id; a fresh one per run lets a reboot be told apart
-  const bootId = container ? randomUUID() : machined.bootId;
-  if (container)
-    await state.modify(
-      BootID.new(RUNTIME_NAMESPACE, BOOT_ID_ID),
-      (r) => {
-        r.spec.bootID = bootId;
-      },
-      { owner: MACHINED_OWNER },
-    );
+  const { state, runtime, bootId } = machined;
 
   await registerNamespace(state, CONFIG_NAMESPACE, 'Talos node configuration.');
   await registerNamespace(state, SECRETS_NAMESPACE, 'Resources with secret material.');
