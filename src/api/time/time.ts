@@ -3,12 +3,6 @@
 import { ApiError } from '../errors.js';
 import { type Handler, unaryHandler } from '../handlers.js';
 
-/** timestampOf is a google.protobuf.Timestamp for ms since the epoch. */
-export const timestampOf = (ms: number) => ({
-  seconds: String(Math.floor(ms / 1000)),
-  nanos: Math.round((ms - Math.floor(ms / 1000) * 1000) * 1e6),
-});
-
 export function timeHandler(): Handler {
   return unaryHandler(async () => {
     throw new ApiError(

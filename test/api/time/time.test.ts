@@ -1,19 +1,9 @@
 import { status } from '@grpc/grpc-js';
 import { describe, expect, it } from 'vitest';
-import { timestampOf } from '../../../src/api/time/index.js';
 import { callUnary, errorOf } from '../fixtures.js';
 import { useServer } from '../machine/harness.js';
 
 const h = useServer();
-
-describe('timestampOf', () => {
-  it.each([
-    [0, { seconds: '0', nanos: 0 }],
-    [1_700_000_000_250, { seconds: '1700000000', nanos: 250_000_000 }],
-  ])('%i ms', (ms, want) => {
-    expect(timestampOf(ms)).toEqual(want);
-  });
-});
 
 describe('TimeService over mTLS', () => {
   it('Time is UNIMPLEMENTED until an NTP client gives it a server time, saying why', async () => {
