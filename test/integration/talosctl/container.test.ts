@@ -36,6 +36,14 @@ function unimplemented(r: Run, method: string) {
   expect(r.output).toContain(method);
 }
 
+/** patchesTo applies `patch` with talosctl patch mc and finds `expected` in the config read back. */
+async function patchesTo(run: (...args: string[]) => Promise<Run>, patch: string, expected: string) {
+  const r = await run('patch', 'mc', '--mode', 'no-reboot', '-p', patch);
+  expect(r.code, r.output).toBe(0);
+  expect(r.output).toContain('patched MachineConfigs.config.talos.dev/v1alpha1 at the node 127.0.0.1');
+  expect(works(await run('get', 'mc', '-o', 'yaml'))).toContain(expected);
+}
+
 beforeAll(async () => {
   bin = talosctlPath();
   dir = mkdtempSync(join(tmpdir(), 'keel-talosctl-'));
@@ -198,17 +206,7 @@ describe('talosctl against a container node', () => {
     expect(edit.code, edit.output).toBe(0);
     expect(edit.stderr).toContain('Apply was skipped: no changes detected.');
 
-    const merge = await tc(
-      'patch',
-      'mc',
-      '--mode',
-      'no-reboot',
-      '-p',
-      '{"machine":{"sysctls":{"keel.tc":"merge"}}}',
-    );
-    expect(merge.code, merge.output).toBe(0);
-    expect(merge.output).toContain('patched MachineConfigs.config.talos.dev/v1alpha1 at the node 127.0.0.1');
-    expect(works(await tc('get', 'mc', '-o', 'yaml'))).toContain('keel.tc: merge');
+    await patchesTo(tc, '{"machine":{"sysctls":{"keel.tc":"merge"}}}', 'keel.tc: merge');
   });
 
   it('a config read back from the node applies again', async () => {
@@ -292,16 +290,10 @@ describe('talosctl with a keelctl-generated config', () => {
   });
 
   it('patch mc with a JSON patch', async () => {
-    const r = await ktc(
-      'patch',
-      'mc',
-      '--mode',
-      'no-reboot',
-      '-p',
+    await patchesTo(
+      ktc,
       '[{"op":"add","path":"/machine/sysctls","value":{"keel.tc":"json"}}]',
+      'keel.tc: json',
     );
-    expect(r.code, r.output).toBe(0);
-    expect(r.output).toContain('patched MachineConfigs.config.talos.dev/v1alpha1 at the node 127.0.0.1');
-    expect(works(await ktc('get', 'mc', '-o', 'yaml'))).toContain('keel.tc: json');
   });
 });
