@@ -1,18 +1,19 @@
 #!/usr/bin/env bash
 # Installs the Debian packages a build or test step needs, only those missing, and upgrades nothing.
-# usage: scripts/host-packages.sh GROUP...   (groups: kernel image qemu trace)
+# usage: scripts/host-packages.sh GROUP...   (groups: kernel image qemu net trace)
 set -euo pipefail
 
 declare -A groups=(
   [kernel]="linux-source-6.1 build-essential bc flex bison libelf-dev libssl-dev cpio xz-utils zstd"
   [image]="squashfs-tools cpio zstd musl-tools gcc libc6-dev binutils systemd-boot-efi xorriso grub-pc-bin grub-efi-amd64-bin grub-common mtools dosfstools fdisk xfsprogs cryptsetup-bin dpkg-dev"
   [qemu]="qemu-system-x86 qemu-utils ovmf"
+  [net]="dnsmasq-base"
   [trace]="linux-perf"
 )
 
 wanted=()
 for group in "$@"; do
-  [[ -n ${groups[$group]:-} ]] || { echo "host-packages: unknown group '$group' (kernel, image, qemu, trace)" >&2; exit 2; }
+  [[ -n ${groups[$group]:-} ]] || { echo "host-packages: unknown group '$group' (kernel, image, qemu, net, trace)" >&2; exit 2; }
   wanted+=(${groups[$group]})
 done
 

@@ -1,5 +1,6 @@
 // libc loaded once through koffi; every raw call in Keel is declared on top of this handle.
 import koffi from 'koffi';
+import { ARCH } from './arch.js';
 
 /** libc is the process's C library; loading it twice would only cost memory, but one handle keeps one place. */
 export const libc = koffi.load('libc.so.6');
@@ -12,17 +13,8 @@ export { koffi };
 /** rawSyscall is syscall(2) for calls glibc does not wrap (new mount API, finit_module, reboot with an arg). */
 export const rawSyscall = libc.func('long syscall(long number, ...)');
 
-/** x86_64 syscall numbers used through rawSyscall. */
-export const SYS = {
-  reboot: 169,
-  finit_module: 313,
-  open_tree: 428,
-  move_mount: 429,
-  fsopen: 430,
-  fsconfig: 431,
-  fsmount: 432,
-  fspick: 433,
-} as const;
+/** syscall numbers used through rawSyscall, from this architecture's table. */
+export const SYS = ARCH.sys;
 
 /** AT_FDCWD makes *at() calls resolve relative paths from the working directory. */
 export const AT_FDCWD = -100;
