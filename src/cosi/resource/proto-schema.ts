@@ -21,7 +21,13 @@ export type ProtoScalar =
 
 /** ProtoField maps one spec property to a protobuf field. */
 export type ProtoField =
-  | { readonly no: number; readonly kind: ProtoScalar; readonly repeated?: boolean }
+  | {
+      readonly no: number;
+      readonly kind: ProtoScalar;
+      readonly repeated?: boolean;
+      /** explicit presence (proto3 `optional`, a Go pointer): written even when zero, decoded as null when absent */
+      readonly optional?: boolean;
+    }
   /** a nested message, held as a plain object */
   | {
       readonly no: number;

@@ -113,7 +113,7 @@ function zeroOf(f: Compiled): unknown {
     case 'duration':
       return 0;
     default:
-      return scalarZero(field.kind);
+      return field.optional ? null : scalarZero(field.kind);
   }
 }
 

@@ -177,7 +177,7 @@ function writeOne(
     case 'map':
       return;
     default:
-      if (!inList && isDefault(field.kind, v)) return;
+      if (!inList && !field.optional && isDefault(field.kind, v)) return;
       w.tag(f.no, f.wt);
       writeScalar(w, field.kind, v, path, key);
   }
