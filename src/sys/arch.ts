@@ -16,7 +16,48 @@ export interface ArchTable {
   };
   /** struct epoll_event: x86_64 packs it (u32 events, then u64 data at offset 4); other ABIs align data */
   readonly epollEvent: { readonly size: number; readonly dataOffset: number };
+  /** struct timex of adjtimex(2): byte offsets of the fields Keel reads or writes, and the width of its longs */
+  readonly timex: TimexLayout;
 }
+
+export interface TimexLayout {
+  readonly size: number;
+  /** sizeof(long): offset, freq, the errors, constant, precision, tolerance, tick and both timeval halves */
+  readonly long: 4 | 8;
+  readonly modes: number;
+  readonly offset: number;
+  readonly freq: number;
+  readonly maxerror: number;
+  readonly esterror: number;
+  readonly status: number;
+  readonly constant: number;
+  readonly precision: number;
+  readonly tolerance: number;
+  readonly timeSec: number;
+  readonly timeUsec: number;
+  readonly tick: number;
+  readonly tai: number;
+}
+
+// x86_64 and arm64 are both LP64, so their struct timex agree field for field (the kernel's uapi header uses
+// __kernel_long_t); a 32-bit ABI (ILP32, or arm's 64-bit time_t variant) would need its own entry
+const TIMEX_LP64: TimexLayout = {
+  size: 208,
+  long: 8,
+  modes: 0,
+  offset: 8,
+  freq: 16,
+  maxerror: 24,
+  esterror: 32,
+  status: 40,
+  constant: 48,
+  precision: 56,
+  tolerance: 64,
+  timeSec: 72,
+  timeUsec: 80,
+  tick: 88,
+  tai: 160,
+};
 
 // the new mount API's numbers are the same on every architecture (allocated after the tables were unified)
 const NEW_MOUNT_API = {
@@ -32,10 +73,12 @@ const TABLES: Readonly<Record<string, ArchTable>> = {
   x64: {
     sys: { reboot: 169, finit_module: 313, ...NEW_MOUNT_API },
     epollEvent: { size: 12, dataOffset: 4 },
+    timex: TIMEX_LP64,
   },
   arm64: {
     sys: { reboot: 142, finit_module: 273, ...NEW_MOUNT_API },
     epollEvent: { size: 16, dataOffset: 8 },
+    timex: TIMEX_LP64,
   },
 };
 
