@@ -6,21 +6,33 @@ import type { ResourceType } from '../../src/cosi/resource/typed.js';
 import type { SignalOptions } from '../../src/cosi/state/core.js';
 import type { State } from '../../src/cosi/state/state.js';
 import { AddressSpec } from './address-spec.js';
+import { AddressStatus } from './address-status.js';
+import { DeviceConfigSpec } from './device-config-spec.js';
+import { HardwareAddr } from './hardware-addr.js';
 import { HostnameSpec } from './hostname-spec.js';
 import { HostnameStatus } from './hostname-status.js';
 import { LinkSpec } from './link-spec.js';
+import { LinkStatus } from './link-status.js';
+import { NetworkStatus } from './network-status.js';
 import { NodeAddress } from './node-address.js';
+import { NodeAddressFilter } from './node-address-filter.js';
 import { OperatorSpec } from './operator-spec.js';
 import { ResolverSpec } from './resolver-spec.js';
+import { ResolverStatus } from './resolver-status.js';
 import { RouteSpec } from './route-spec.js';
+import { RouteStatus } from './route-status.js';
 import { TimeServerSpec } from './timeserver-spec.js';
+import { TimeServerStatus } from './timeserver-status.js';
 
 export * from './address-enums.js';
 export * from './address-spec.js';
+export * from './address-status.js';
 export * from './bond-enums.js';
 export * from './config-layer.js';
+export * from './device-config-spec.js';
 export * from './enum.js';
 export * from './go-text.js';
+export * from './hardware-addr.js';
 export * from './hostname-spec.js';
 export * from './hostname-status.js';
 export * from './ids.js';
@@ -28,12 +40,18 @@ export * from './ip.js';
 export * from './link-enums.js';
 export * from './link-kinds.js';
 export * from './link-spec.js';
+export * from './link-status.js';
+export * from './network-status.js';
 export * from './node-address.js';
+export * from './node-address-filter.js';
 export * from './operator-spec.js';
 export * from './resolver-spec.js';
+export * from './resolver-status.js';
 export * from './route-enums.js';
 export * from './route-spec.js';
+export * from './route-status.js';
 export * from './timeserver-spec.js';
+export * from './timeserver-status.js';
 export * from './wire.js';
 
 export const NETWORK_TYPES = [
@@ -46,6 +64,15 @@ export const NETWORK_TYPES = [
   ResolverSpec,
   TimeServerSpec,
   OperatorSpec,
+  LinkStatus,
+  AddressStatus,
+  RouteStatus,
+  ResolverStatus,
+  TimeServerStatus,
+  NodeAddressFilter,
+  HardwareAddr,
+  DeviceConfigSpec,
+  NetworkStatus,
 ] as const;
 
 /** registerNetworkResources records the definitions of the network types in a state. */

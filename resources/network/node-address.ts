@@ -1,5 +1,7 @@
 // NodeAddresses.net.talos.dev: the node's own addresses as CIDR prefixes, in several views.
 import { defineResource, type ResourceOf } from '../../src/cosi/resource/typed.js';
+import { type AddressSortAlgorithm, AddressSortAlgorithms } from './address-enums.js';
+import { enumOf } from './enum.js';
 import { NETWORK_NAMESPACE } from './hostname-status.js';
 import { ipFromBytes, ipToBytes, prefixAddress } from './ip.js';
 
@@ -15,9 +17,11 @@ export const NODE_ADDRESS_FILTER_NO_K8S = 'no-k8s';
 /** filteredNodeAddressID names a filtered view: `accumulative-no-k8s`. */
 export const filteredNodeAddressID = (kind: string, filter: string): string => `${kind}-${filter}`;
 
-/** NodeAddressSpec lists prefixes such as `10.5.0.2/24` or `fd00::2/64`. */
+/** NodeAddressSpec lists prefixes such as `10.5.0.2/24` or `fd00::2/64`, and how they were sorted. */
 export interface NodeAddressSpec {
   addresses: string[];
+  /** absent is v1 (0), the zero value upstream */
+  sortAlgorithm?: AddressSortAlgorithm;
 }
 
 const prefixSchema = { ip: { no: 1, kind: 'bytes' }, prefixLength: { no: 2, kind: 'int32' } } as const;
@@ -25,23 +29,47 @@ const prefixSchema = { ip: { no: 1, kind: 'bytes' }, prefixLength: { no: 2, kind
 export const NodeAddress = defineResource<NodeAddressSpec>({
   type: 'NodeAddresses.net.talos.dev',
   defaultNamespace: NETWORK_NAMESPACE,
-  printColumns: [{ name: 'Addresses', jsonPath: '{.addresses}' }],
+  printColumns: [
+    { name: 'Addresses', jsonPath: '{.addresses}' },
+    { name: 'SortAlgorithm', jsonPath: '{.sortAlgorithm}' },
+  ],
   empty: () => ({ addresses: [] }),
-  copy: (s) => ({ addresses: [...s.addresses] }),
+  copy: (s) =>
+    s.sortAlgorithm === undefined
+      ? { addresses: [...s.addresses] }
+      : { addresses: [...s.addresses], sortAlgorithm: s.sortAlgorithm },
   equal: (a, b) =>
-    a.addresses.length === b.addresses.length && a.addresses.every((x, i) => x === b.addresses[i]),
-  proto: { addresses: { no: 1, kind: 'message', schema: prefixSchema, repeated: true } },
+    (a.sortAlgorithm ?? 0) === (b.sortAlgorithm ?? 0) &&
+    a.addresses.length === b.addresses.length &&
+    a.addresses.every((x, i) => x === b.addresses[i]),
+  proto: {
+    addresses: { no: 1, kind: 'message', schema: prefixSchema, repeated: true },
+    sortAlgorithm: { no: 2, kind: 'enum' },
+  },
   toProto: (s) => ({
     addresses: s.addresses.map((p) => ({
       ip: ipToBytes(prefixAddress(p)),
       prefixLength: Number(p.split('/')[1] ?? (p.includes(':') ? 128 : 32)),
     })),
+    sortAlgorithm: s.sortAlgorithm ?? 0,
   }),
-  fromProto: (v) => ({
-    addresses: ((v.addresses as { ip?: Uint8Array; prefixLength?: number }[] | undefined) ?? []).map(
+  fromProto: (v) => {
+    const addresses = ((v.addresses as { ip?: Uint8Array; prefixLength?: number }[] | undefined) ?? []).map(
       (p) => `${ipFromBytes(p.ip ?? new Uint8Array(4))}/${p.prefixLength ?? 0}`,
-    ),
+    );
+    const sort = Number(v.sortAlgorithm ?? 0);
+    return sort === 0 ? { addresses } : { addresses, sortAlgorithm: sort };
+  },
+  toYAML: (s) => ({
+    addresses: s.addresses,
+    sortAlgorithm: AddressSortAlgorithms.text(s.sortAlgorithm ?? 0),
   }),
+  fromYAML: (v) => {
+    const o = (v ?? {}) as { addresses?: unknown; sortAlgorithm?: unknown };
+    const addresses = Array.isArray(o.addresses) ? o.addresses.map(String) : [];
+    const sort = enumOf(AddressSortAlgorithms, o.sortAlgorithm);
+    return sort === 0 ? { addresses } : { addresses, sortAlgorithm: sort };
+  },
 });
 export type NodeAddress = ResourceOf<typeof NodeAddress>;
 

@@ -58,6 +58,6 @@ describe('NodeAddress', () => {
     const back = decodeResource(encodeResource(r));
     expect(NodeAddress.is(back) && back.spec).toEqual(r.spec);
     expect(nodeIPs(r.spec)).toEqual(['10.5.0.2', 'fd00::2']);
-    expect(specYAML(r)).toBe('addresses:\n    - 10.5.0.2/24\n    - fd00::2/64\n');
+    expect(specYAML(r)).toBe('addresses:\n    - 10.5.0.2/24\n    - fd00::2/64\nsortAlgorithm: v1\n');
   });
 });

@@ -1,0 +1,2 @@
+// The namespace upstream keeps rendered /etc files in.
+export const FILES_NAMESPACE = 'files';
