@@ -16,6 +16,7 @@ import { LinkStatus } from './link-status.js';
 import { NetworkStatus } from './network-status.js';
 import { NodeAddress } from './node-address.js';
 import { NodeAddressFilter } from './node-address-filter.js';
+import { NodeAddressSortAlgorithm } from './node-address-sort-algorithm.js';
 import { OperatorSpec } from './operator-spec.js';
 import { ResolverSpec } from './resolver-spec.js';
 import { ResolverStatus } from './resolver-status.js';
@@ -44,6 +45,7 @@ export * from './link-status.js';
 export * from './network-status.js';
 export * from './node-address.js';
 export * from './node-address-filter.js';
+export * from './node-address-sort-algorithm.js';
 export * from './operator-spec.js';
 export * from './resolver-spec.js';
 export * from './resolver-status.js';
@@ -70,6 +72,7 @@ export const NETWORK_TYPES = [
   ResolverStatus,
   TimeServerStatus,
   NodeAddressFilter,
+  NodeAddressSortAlgorithm,
   HardwareAddr,
   DeviceConfigSpec,
   NetworkStatus,
