@@ -52,6 +52,8 @@ export interface SyncerOptions {
   /** the NTP port of every server (tests point it at a local server) */
   port?: number;
   queryTimeoutMs?: number;
+  /** the local clock as queries read it, Unix ns; a test simulates a wrong clock with it */
+  now?: () => bigint;
   minPollMs?: number;
   maxPollMs?: number;
   retryPollMs?: number;
@@ -140,6 +142,7 @@ export class Syncer {
           signal,
           ...(this.#o.port === undefined ? {} : { port: this.#o.port }),
           ...(this.#o.queryTimeoutMs === undefined ? {} : { timeoutMs: this.#o.queryTimeoutMs }),
+          ...(this.#o.now ? { now: this.#o.now } : {}),
         });
         const spike = this.#spikes.isSpike({ offset: seconds(r.clockOffset), rtt: seconds(r.rtt) });
         this.#log.debug('NTP response', {
