@@ -368,3 +368,8 @@ export const SIZEOF_IFADDRMSG = 8;
 export const SIZEOF_RTMSG = 12;
 export const SIZEOF_IFA_CACHEINFO = 16;
 export const SIZEOF_SOCKADDR_NL = 12;
+
+// IFLA_EXT_MASK filters (RTM_GETLINK)
+export const RTEXT_FILTER_VF = 0x1;
+export const RTEXT_FILTER_BRVLAN = 0x2;
+export const RTEXT_FILTER_SKIP_STATS = 0x8;

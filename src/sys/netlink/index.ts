@@ -9,3 +9,4 @@ export * from './ip.js';
 export * from './link.js';
 export * from './message.js';
 export * from './route.js';
+export * from './socket.js';
