@@ -1,7 +1,8 @@
 // The node's durable config: `config.yaml` under the state directory (the STATE partition on a node),
 // written atomically so a crash leaves either the old or the new file, never a torn one.
-import { closeSync, fsyncSync, mkdirSync, openSync, readFileSync, renameSync, writeSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { writeFileAtomic } from '../../sys/fs/atomic-write.js';
 
 export const CONFIG_FILE = 'config.yaml';
 
@@ -22,26 +23,10 @@ export function readPersistedConfig(stateDir: string): string | undefined {
   }
 }
 
-/** writeFileAtomic: temp file, fsync, rename over the target, fsync the directory. */
-export function writeFileAtomic(path: string, data: string): void {
-  const dir = dirname(path);
-  const tmp = `${path}.tmp-${process.pid}`;
+/** writeConfigFile stores a file of the state directory atomically, its failure named. */
+export function writeConfigFile(path: string, data: string): void {
   try {
-    mkdirSync(dir, { recursive: true, mode: 0o700 });
-    const fd = openSync(tmp, 'w', 0o600);
-    try {
-      writeSync(fd, data);
-      fsyncSync(fd);
-    } finally {
-      closeSync(fd);
-    }
-    renameSync(tmp, path);
-    const dfd = openSync(dir, 'r');
-    try {
-      fsyncSync(dfd);
-    } finally {
-      closeSync(dfd);
-    }
+    writeFileAtomic(path, data);
   } catch (e) {
     throw new ConfigStoreError(`cannot write ${path}: ${(e as Error).message}`, { cause: e });
   }
@@ -49,4 +34,4 @@ export function writeFileAtomic(path: string, data: string): void {
 
 /** persistConfig stores the encoded config for the next boot. */
 export const persistConfig = (stateDir: string, yaml: string): void =>
-  writeFileAtomic(join(stateDir, CONFIG_FILE), yaml);
+  writeConfigFile(join(stateDir, CONFIG_FILE), yaml);

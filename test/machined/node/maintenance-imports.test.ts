@@ -47,7 +47,9 @@ describe("the maintenance API's import path", () => {
       ),
     );
     expect(late).toEqual([]);
+    // node:fs only, no koffi: the config store's atomic write
     expect([...before].filter((f) => f.startsWith('src/sys/'))).toEqual([
+      'src/sys/fs/atomic-write.ts',
       'src/sys/kmsg.ts',
       'src/sys/internal/fs-error.ts',
     ]);
