@@ -2,3 +2,5 @@
 // The codec is pure; the state machine takes its clock and its link as interfaces; startDhcp4 wires them.
 export * from './message.js';
 export * from './options.js';
+export * from './packet.js';
+export * from './transport.js';
