@@ -2,15 +2,13 @@
 // HostnameStatus. A container node shares its host's UTS namespace, so there it only reports the spec.
 import {
   HostnameSpec,
+  type HostnameSpecSpec,
   HostnameStatus,
-  NETWORK_NAMESPACE,
+  type HostnameStatusSpec,
   validateHostnameSpec,
 } from '../../resources/network/index.js';
-import { defineController, input, output } from '../../src/cosi/controller/index.js';
-import { isNotFound } from '../../src/cosi/state/errors.js';
 import { setdomainname, sethostname } from '../../src/sys/hostname.js';
-
-const NAME = 'network.HostnameSpecController';
+import { specMirrorController } from './internal/spec-mirror.js';
 
 export interface HostnameSpecOptions {
   /** applies a hostname and domain name to the kernel; absent (container mode) nothing is set */
@@ -23,53 +21,21 @@ export const kernelHostname = (hostname: string, domainname: string): void => {
   setdomainname(domainname);
 };
 
-/** hostnameSpecController applies each running spec and mirrors it; a spec torn down takes its status along. */
 export function hostnameSpecController(opts: HostnameSpecOptions = {}) {
-  return defineController({
-    name: NAME,
-    inputs: [input(HostnameSpec, { namespace: NETWORK_NAMESPACE, kind: 'strong' })],
-    outputs: [output(HostnameStatus, 'exclusive')],
-    async run(rt, { signal, logger }) {
-      const applied = new Map<string, string>();
-      for await (const _ of rt.events(signal)) {
-        for (const spec of await rt.list(HostnameSpec, { signal })) {
-          const id = spec.metadata.id;
-          if (spec.metadata.phase === 'tearingDown') {
-            await rt.destroy(HostnameStatus.pointer(id), { signal }).catch(ignoreNotFound);
-            await rt.removeFinalizer(spec.metadata, NAME, { signal });
-            applied.delete(id);
-            continue;
-          }
-          if (!spec.metadata.finalizers.has(NAME)) await rt.addFinalizer(spec.metadata, NAME, { signal });
-          const { hostname, domainname } = spec.spec;
-          const invalid = validateHostnameSpec(spec.spec);
-          if (invalid) {
-            // a bad spec is the config's error, reported once; retrying cannot fix it
-            logger.error(`hostname spec ${id}: ${invalid}`);
-            continue;
-          }
-          const key = `${hostname}\n${domainname}`;
-          if (opts.apply && applied.get(id) !== key) {
-            logger.info(`setting hostname ${hostname}${domainname ? ` domainname ${domainname}` : ''}`);
-            opts.apply(hostname, domainname);
-            applied.set(id, key);
-          }
-          await rt.modify(
-            HostnameStatus,
-            id,
-            (s) => {
-              s.hostname = hostname;
-              s.domainname = domainname;
-            },
-            { signal },
-          );
+  const set = opts.apply;
+  return specMirrorController<HostnameSpecSpec, HostnameStatusSpec>({
+    name: 'network.HostnameSpecController',
+    spec: HostnameSpec,
+    status: HostnameStatus,
+    toStatus: (s) => ({ hostname: s.hostname, domainname: s.domainname }),
+    invalid: validateHostnameSpec,
+    ...(set
+      ? {
+          apply: (s, logger) => {
+            logger.info(`setting hostname ${s.hostname}${s.domainname ? ` domainname ${s.domainname}` : ''}`);
+            set(s.hostname, s.domainname);
+          },
         }
-        rt.resetBackoff();
-      }
-    },
+      : {}),
   });
 }
-
-const ignoreNotFound = (e: unknown) => {
-  if (!isNotFound(e)) throw e;
-};
