@@ -16,6 +16,7 @@ export * from './module.js';
 export * from './mount.js';
 export * from './mountinfo.js';
 export * from './namespace.js';
+export * from './netlink/index.js';
 export * from './poller.js';
 export * from './prctl.js';
 export * from './reboot.js';

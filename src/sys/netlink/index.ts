@@ -9,4 +9,5 @@ export * from './ip.js';
 export * from './link.js';
 export * from './message.js';
 export * from './route.js';
+export * from './rtnetlink.js';
 export * from './socket.js';
