@@ -220,9 +220,9 @@ export class NetlinkSocket {
     p.resolve(p.replies);
   }
 
-  /** #drain reads everything queued, without waiting. */
+  /** #drain reads what is queued, without waiting, until nothing is awaited (the rest: next time). */
   #drain(): void {
-    while (!this.#closed) {
+    while (!this.#closed && this.#pending.size > 0) {
       let d: ReturnType<typeof recvfrom>;
       try {
         d = recvfrom(this.#fd, RECV_SIZE);
