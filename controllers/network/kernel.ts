@@ -1,0 +1,18 @@
+// controllers/network/kernel: the controllers that face the kernel over rtnetlink. The status
+// controllers mirror links, addresses and routes into resources; the spec controllers converge the
+// merged specs of `network` into the kernel and undo changes made behind their back.
+import type { Controller } from '../../src/cosi/controller/index.js';
+import { AddressStatusController } from './address-status.js';
+import { LinkStatusController } from './link-status.js';
+import { RouteStatusController } from './route-status.js';
+
+export * from './address-status.js';
+export * from './link-status.js';
+export * from './route-status.js';
+
+/** kernelNetworkControllers are the rtnetlink-facing network controllers, to run on a node's own namespace. */
+export const kernelNetworkControllers = (): Controller[] => [
+  LinkStatusController,
+  AddressStatusController,
+  RouteStatusController,
+];
