@@ -2,7 +2,9 @@
 import type { Device, NetworkConfig, Route, Vlan } from '../types/v1alpha1/network.js';
 import { validateLegacyBond } from './bond.js';
 import { isControlPlane, type RuleContext } from './context.js';
+import { validateDeviceSelector } from './device-selector.js';
 import { hostnameProblem, isCIDR, isDNSName, isIPAddress } from './formats.js';
+import { validateLinkAddressing } from './link-addressing.js';
 import { validateLegacyWireguard } from './wireguard.js';
 
 const EXCLUSIVE = 'config sections are mutually exclusive';
@@ -65,21 +67,23 @@ export function validateNetwork(n: NetworkConfig, ctx: RuleContext): void {
       ctx.error(`${p}.interface`, `interface ${q(dev.interface)} is listed twice`);
     if (dev.interface) seen.add(dev.interface);
   });
+  if (n.interfaces) validateLinkAddressing(n.interfaces, `${at}.interfaces`, ctx);
 }
 
 function validateDevice(d: Device, at: string, ctx: RuleContext): void {
   if (d.interface && d.deviceSelector) ctx.error(at, `interface, deviceSelector: ${EXCLUSIVE}`);
   if (!d.interface && !d.deviceSelector)
     ctx.error(at, 'interface, deviceSelector: required either config section to be set');
-  if (d.deviceSelector && Object.keys(d.deviceSelector).length === 0)
-    ctx.error(`${at}.deviceSelector`, 'config section should contain at least one field');
+  if (d.deviceSelector) validateDeviceSelector(d.deviceSelector, `${at}.deviceSelector`, ctx);
+  d.bond?.deviceSelectors?.forEach((s, i) => {
+    validateDeviceSelector(s, `${at}.bond.deviceSelectors[${i}]`, ctx);
+  });
   if (d.bond && d.bridge)
     ctx.error(at, `interface has both bridge and bond sections set ${q(d.interface ?? '')}: ${EXCLUSIVE}`);
   validateAddresses(d.addresses, `${at}.addresses`, ctx);
   validateCIDRField(d, at, ctx);
   validateRoutes(d.routes, `${at}.routes`, ctx);
-  if (d.mtu !== undefined && (d.mtu < 68 || d.mtu > 65535))
-    ctx.error(`${at}.mtu`, `MTU ${d.mtu} is out of range 68-65535`);
+  validateMTU(d.mtu, `${at}.mtu`, ctx);
   if (d.bond) validateLegacyBond(d.bond, `${at}.bond`, ctx);
   if (d.bond?.interfaces?.length && d.bond.deviceSelectors?.length)
     ctx.error(
@@ -105,7 +109,13 @@ function validateVlan(v: Vlan, at: string, ctx: RuleContext): void {
   validateAddresses(v.addresses, `${at}.addresses`, ctx);
   validateCIDRField(v, at, ctx, 'vlan');
   validateRoutes(v.routes, `${at}.routes`, ctx);
+  validateMTU(v.mtu, `${at}.mtu`, ctx);
   if (v.vip) validateVIP(v.vip.ip, `${at}.vip`, ctx);
+}
+
+// 68 is the smallest MTU IPv4 allows (RFC 791), 65535 the largest an IPv4 packet can use
+function validateMTU(mtu: number | undefined, at: string, ctx: RuleContext): void {
+  if (mtu !== undefined && (mtu < 68 || mtu > 65535)) ctx.error(at, `MTU ${mtu} is out of range 68-65535`);
 }
 
 function validateVIP(ip: string | undefined, at: string, ctx: RuleContext): void {

@@ -218,6 +218,193 @@ const cases: RuleCase[] = [
     path: 'machine.network.kubespan.filters.excludeAdvertisedNetworks[0]',
     error: 'KubeSpan exclude advertised networks filter is not valid: "10.0.0.1"',
   },
+  {
+    rule: 'deviceSelector with only empty values is empty',
+    valid: net({ deviceSelector: { physical: false }, dhcp: true }),
+    invalid: net({ deviceSelector: { busPath: '', driver: '' }, dhcp: true }),
+    path: `${iface}.deviceSelector`,
+    error: 'config section should contain at least one field',
+  },
+  {
+    rule: 'bond deviceSelectors are not empty',
+    valid: net({ interface: 'bond0', dhcp: true, bond: { deviceSelectors: [{ driver: 'e1000*' }] } }),
+    invalid: net({ interface: 'bond0', dhcp: true, bond: { deviceSelectors: [{ driver: 'e1000*' }, {}] } }),
+    path: `${iface}.bond.deviceSelectors[1]`,
+    error: 'config section should contain at least one field',
+  },
+  {
+    rule: 'deviceSelector hardwareAddr is a lowercase MAC glob',
+    valid: net({ deviceSelector: { hardwareAddr: '52:54:00:*' }, dhcp: true }),
+    invalid: net({ deviceSelector: { hardwareAddr: '52:54:00:AB:*' }, dhcp: true }),
+    path: `${iface}.deviceSelector.hardwareAddr`,
+    error:
+      'hardwareAddr "52:54:00:AB:*" matches no link: addresses read as lowercase hex pairs joined by ":"',
+  },
+  {
+    rule: 'deviceSelector hardwareAddr without a wildcard is a whole MAC',
+    valid: net({ deviceSelector: { hardwareAddr: '52:54:00:12:34:56' }, dhcp: true }),
+    invalid: net({ deviceSelector: { hardwareAddr: '52:54:00:12:34' }, dhcp: true }),
+    path: `${iface}.deviceSelector.hardwareAddr`,
+    error: 'hardwareAddr "52:54:00:12:34" matches no link',
+  },
+  {
+    rule: 'bond deviceSelectors permanentAddr has hex pairs',
+    valid: net({ interface: 'bond0', dhcp: true, bond: { deviceSelectors: [{ permanentAddr: '*:5*' }] } }),
+    invalid: net({
+      interface: 'bond0',
+      dhcp: true,
+      bond: { deviceSelectors: [{ permanentAddr: '*:525:*' }] },
+    }),
+    path: `${iface}.bond.deviceSelectors[0].permanentAddr`,
+    error: 'permanentAddr "*:525:*" matches no link',
+  },
+  {
+    rule: 'deviceSelector pciID is uppercase vendor:device',
+    valid: net({ deviceSelector: { pciID: '1AF4:*' }, dhcp: true }),
+    invalid: net({ deviceSelector: { pciID: '1af4:1000' }, dhcp: true }),
+    path: `${iface}.deviceSelector.pciID`,
+    error: 'pciID "1af4:1000" matches no link: PCI IDs read as uppercase vendor:device hex',
+  },
+  {
+    rule: 'deviceSelector busPath carries the PCI domain',
+    valid: net({ deviceSelector: { busPath: '0000:00:03.0' }, dhcp: true }),
+    invalid: net({ deviceSelector: { busPath: '00:03.0' }, dhcp: true }),
+    path: `${iface}.deviceSelector.busPath`,
+    error: 'busPath "00:03.0" matches no link: PCI slots carry their domain, as in "0000:00:03.0"',
+  },
+  {
+    rule: 'deviceSelector busPath is a lowercase PCI slot',
+    valid: net({ deviceSelector: { busPath: '0000:00:1f.*' }, dhcp: true }),
+    invalid: net({ deviceSelector: { busPath: '0000:00:1F.6' }, dhcp: true }),
+    path: `${iface}.deviceSelector.busPath`,
+    error: 'PCI slot names are lowercase, as in "0000:00:1f.6"',
+  },
+  {
+    rule: 'deviceSelector driver is a driver name',
+    valid: net({ deviceSelector: { driver: 'virtio_net' }, dhcp: true }),
+    invalid: net({ deviceSelector: { driver: 'virtio net' }, dhcp: true }),
+    path: `${iface}.deviceSelector.driver`,
+    error: 'driver "virtio net" matches no link: kernel driver names have no spaces or "/"',
+  },
+  {
+    rule: 'one link does not carry an address twice',
+    // a primary and a secondary address of one subnet are fine
+    valid: net({ interface: 'eth0', addresses: ['10.0.0.2/24', '10.0.0.3/24'] }),
+    invalid: net({ interface: 'eth0', addresses: ['10.0.0.2/24', '10.0.0.3/24', '10.0.0.2/24'] }),
+    path: `${iface}.addresses[2]`,
+    error:
+      'address "10.0.0.2/24" is already on link "eth0" as "10.0.0.2/24" (machine.network.interfaces[0].addresses[0])',
+  },
+  {
+    rule: 'two links do not share a subnet',
+    valid: net(
+      { interface: 'eth0', addresses: ['10.0.0.2/24', 'fe80::2/64'] },
+      { interface: 'eth1', addresses: ['10.0.1.2/24', 'fe80::2/64', '10.0.0.9/32'] },
+    ),
+    invalid: net(
+      { interface: 'eth0', addresses: ['10.0.0.2/24'] },
+      { interface: 'eth1', addresses: ['10.0.1.2/24', '10.0.0.3/16'] },
+    ),
+    path: 'machine.network.interfaces[1].addresses[1]',
+    error:
+      'address "10.0.0.3/16" on link "eth1" overlaps "10.0.0.2/24" on link "eth0" (machine.network.interfaces[0].addresses[0])',
+  },
+  {
+    rule: 'a VLAN does not share its parent subnet',
+    valid: net({
+      interface: 'eth0',
+      addresses: ['fd00::2/64'],
+      vlans: [{ vlanId: 5, addresses: ['fd00:5::2/64'] }],
+    }),
+    invalid: net({
+      interface: 'eth0',
+      addresses: ['fd00::2/64'],
+      vlans: [{ vlanId: 5, addresses: ['fd00::5/64'] }],
+    }),
+    path: `${iface}.vlans[0].addresses[0]`,
+    error: 'address "fd00::5/64" on link "eth0.5" overlaps "fd00::2/64" on link "eth0"',
+  },
+  {
+    rule: 'vlan MTU is within 68-65535',
+    valid: net({ interface: 'eth0', vlans: [{ vlanId: 5, dhcp: true, mtu: 68 }] }),
+    invalid: net({ interface: 'eth0', vlans: [{ vlanId: 5, dhcp: true, mtu: 67 }] }),
+    path: `${iface}.vlans[0].mtu`,
+    error: 'MTU 67 is out of range 68-65535',
+  },
+  {
+    rule: 'interface MTU is within 68-65535',
+    valid: net({ interface: 'eth0', dhcp: true, mtu: 65535 }),
+    invalid: net({ interface: 'eth0', dhcp: true, mtu: 65536 }),
+    path: `${iface}.mtu`,
+    error: 'MTU 65536 is out of range 68-65535',
+  },
+  {
+    rule: 'a static gateway is on its link',
+    valid: net({
+      interface: 'eth0',
+      addresses: ['10.0.0.2/24'],
+      routes: [{ network: '0.0.0.0/0', gateway: '10.0.0.1' }],
+    }),
+    invalid: net({
+      interface: 'eth0',
+      addresses: ['10.0.0.2/24'],
+      routes: [{ network: '0.0.0.0/0', gateway: '192.168.7.1' }],
+    }),
+    path: `${iface}.routes[0].gateway`,
+    error:
+      'gateway "192.168.7.1" is off-link: outside every address of link "eth0" (10.0.0.2/24); add an on-link route to it (network: 192.168.7.1/32, no gateway) or an address whose subnet holds it',
+  },
+  {
+    rule: 'an on-link route makes an outside gateway reachable',
+    valid: net({
+      interface: 'eth0',
+      addresses: ['10.0.0.2/32'],
+      routes: [{ network: '10.0.0.1/32' }, { network: '0.0.0.0/0', gateway: '10.0.0.1' }],
+    }),
+    // the on-link route is on another link, which does not reach the gateway through eth0
+    invalid: net(
+      {
+        interface: 'eth0',
+        addresses: ['10.0.0.2/32'],
+        routes: [{ network: '0.0.0.0/0', gateway: '10.0.0.1' }],
+      },
+      { interface: 'eth1', addresses: ['10.1.0.2/24'], routes: [{ network: '10.0.0.1/32' }] },
+    ),
+    path: `${iface}.routes[0].gateway`,
+    error: 'gateway "10.0.0.1" is off-link',
+  },
+  {
+    rule: 'a VLAN gateway is on the VLAN link',
+    // DHCP may bring the subnet, and an IPv6 link-local gateway is always on-link
+    valid: net({
+      interface: 'eth0',
+      vlans: [
+        {
+          vlanId: 5,
+          dhcp: true,
+          addresses: ['10.5.0.2/24'],
+          routes: [{ network: '10.9.0.0/16', gateway: '10.7.0.1' }],
+        },
+        { vlanId: 6, addresses: ['fd00:6::2/64'], routes: [{ network: '::/0', gateway: 'fe80::1' }] },
+      ],
+    }),
+    invalid: net({
+      interface: 'eth0',
+      vlans: [
+        { vlanId: 6, addresses: ['fd00:6::2/64'], routes: [{ network: '::/0', gateway: 'fd00:7::1' }] },
+      ],
+    }),
+    path: `${iface}.vlans[0].routes[0].gateway`,
+    error:
+      'gateway "fd00:7::1" is off-link: outside every address of link "eth0.6" (fd00:6::2/64); add an on-link route to it (network: fd00:7::1/128, no gateway)',
+  },
+  {
+    rule: 'a route has a network or a gateway',
+    valid: net({ interface: 'eth0', addresses: ['10.0.0.2/24'], routes: [{ network: '10.8.0.0/16' }] }),
+    invalid: net({ interface: 'eth0', addresses: ['10.0.0.2/24'], routes: [{ metric: 100 }] }),
+    path: `${iface}.routes[0]`,
+    error: 'either network or gateway should be set',
+  },
 ];
 
 describe('machine.network rules', () => ruleTable(cases));

@@ -1,0 +1,91 @@
+// The link rules reach ApplyConfiguration: its parser refuses each sample as INVALID_ARGUMENT, naming the field.
+import { describe, expect, it } from 'vitest';
+import { ApiError } from '../../../src/api/errors.js';
+import { parseConfig } from '../../../src/api/machine-stateful/apply-configuration.js';
+import { configText, type Patch } from './rule-table.js';
+
+const net = (...interfaces: Record<string, unknown>[]): Patch => ({ machine: { network: { interfaces } } });
+const bytes = (patch: Patch) => Buffer.from(configText('worker', patch));
+
+function refusal(patch: Patch): ApiError {
+  try {
+    parseConfig(bytes(patch), 'metal');
+  } catch (e) {
+    if (e instanceof ApiError) return e;
+    throw e;
+  }
+  throw new Error('the config was accepted');
+}
+
+describe('ApplyConfiguration refuses', () => {
+  it.each([
+    [
+      'a selector key upstream does not know',
+      net({ deviceSelector: { vendor: 'intel' }, dhcp: true }),
+      'failed to decode the configuration',
+      'machine.network.interfaces[0].deviceSelector.vendor (line',
+      'unknown field "vendor"',
+    ],
+    [
+      'a selector with no key',
+      net({ deviceSelector: {}, dhcp: true }),
+      'configuration validation failed',
+      'machine.network.interfaces[0].deviceSelector (line',
+      'config section should contain at least one field',
+    ],
+    [
+      'a MAC glob that matches no link',
+      net({ deviceSelector: { hardwareAddr: '52-54-00-*' }, dhcp: true }),
+      'configuration validation failed',
+      'machine.network.interfaces[0].deviceSelector.hardwareAddr (line',
+      'hardwareAddr "52-54-00-*" matches no link',
+    ],
+    [
+      'subnets shared by two links',
+      net(
+        { interface: 'eth0', addresses: ['10.0.0.2/24'] },
+        { interface: 'eth1', addresses: ['10.0.0.3/24'] },
+      ),
+      'configuration validation failed',
+      'machine.network.interfaces[1].addresses[0] (line',
+      'address "10.0.0.3/24" on link "eth1" overlaps "10.0.0.2/24" on link "eth0"',
+    ],
+    [
+      'a VLAN MTU out of range',
+      net({ interface: 'eth0', vlans: [{ vlanId: 5, dhcp: true, mtu: 70000 }] }),
+      'configuration validation failed',
+      'machine.network.interfaces[0].vlans[0].mtu (line',
+      'MTU 70000 is out of range 68-65535',
+    ],
+    [
+      'an off-link gateway',
+      net({
+        interface: 'eth0',
+        addresses: ['10.0.0.2/24'],
+        routes: [{ network: '0.0.0.0/0', gateway: '10.1.0.1' }],
+      }),
+      'configuration validation failed',
+      'machine.network.interfaces[0].routes[0].gateway (line',
+      'gateway "10.1.0.1" is off-link',
+    ],
+  ])('%s', (_, patch, stage, where, what) => {
+    const e = refusal(patch);
+    expect(e.code).toBe('invalid-argument');
+    expect(e.message).toContain(stage);
+    expect(e.message).toContain(`v1alpha1 ${where}`);
+    expect(e.message).toContain(what);
+  });
+
+  it('accepts the same links once they are consistent', () => {
+    const patch = net(
+      {
+        interface: 'eth0',
+        addresses: ['10.0.0.2/24', '10.0.0.3/24'],
+        routes: [{ network: '0.0.0.0/0', gateway: '10.0.0.1' }],
+      },
+      { interface: 'eth1', addresses: ['10.0.1.2/24'], vlans: [{ vlanId: 5, dhcp: true, mtu: 9000 }] },
+      { deviceSelector: { hardwareAddr: '52:54:00:*', physical: true }, dhcp: true },
+    );
+    expect(parseConfig(bytes(patch), 'metal').cfg.documents.length).toBeGreaterThan(0);
+  });
+});
