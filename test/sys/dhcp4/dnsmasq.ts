@@ -11,6 +11,7 @@ const DNSMASQ = '/usr/sbin/dnsmasq';
 
 export interface Dnsmasq {
   readonly log: readonly string[];
+  readonly leaseFile: string;
   /** waitFor resolves with the first log line from index `from` on that matches */
   waitFor(re: RegExp, opts?: { from?: number; timeoutMs?: number }): Promise<string>;
   stop(): Promise<void>;
@@ -40,6 +41,7 @@ export async function startDnsmasq(peer: Peer, iface: string, args: readonly str
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
   const d: Dnsmasq = {
     log,
+    leaseFile: join(dir, 'leases'),
     waitFor(re, { from = 0, timeoutMs = 20_000 } = {}) {
       return new Promise((resolve, reject) => {
         const check = () => {
