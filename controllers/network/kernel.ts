@@ -2,11 +2,14 @@
 // controllers mirror links, addresses and routes into resources; the spec controllers converge the
 // merged specs of `network` into the kernel and undo changes made behind their back.
 import type { Controller } from '../../src/cosi/controller/index.js';
+import { AddressSpecController } from './address-spec.js';
 import { AddressStatusController } from './address-status.js';
 import { LinkStatusController } from './link-status.js';
 import { RouteStatusController } from './route-status.js';
 
+export * from './address-spec.js';
 export * from './address-status.js';
+export { errnoOf } from './internal/kernel-refusals.js';
 export * from './link-status.js';
 export * from './route-status.js';
 
@@ -15,4 +18,5 @@ export const kernelNetworkControllers = (): Controller[] => [
   LinkStatusController,
   AddressStatusController,
   RouteStatusController,
+  AddressSpecController,
 ];
