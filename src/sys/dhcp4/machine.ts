@@ -59,6 +59,8 @@ interface Transaction {
   attempt: number;
   /** when the last REQUEST went out: a lease won by it counts from here */
   sentAt: number;
+  /** secs of the last DISCOVER, which its REQUEST must repeat (RFC 2131 §4.4.1) */
+  discoverSecs: number;
 }
 
 export class Dhcp4Machine {
@@ -139,18 +141,16 @@ export class Dhcp4Machine {
   }
 
   #sendDiscover(): void {
-    this.#send(
-      this.#message(
-        MessageType.Discover,
-        { flags: FLAG_BROADCAST },
-        {
-          ...(this.#previous ? { requestedIp: this.#previous } : {}),
-          ...this.#asking(),
-        },
-      ),
-      { broadcast: true },
-      '0.0.0.0',
+    const m = this.#message(
+      MessageType.Discover,
+      { flags: FLAG_BROADCAST },
+      {
+        ...(this.#previous ? { requestedIp: this.#previous } : {}),
+        ...this.#asking(),
+      },
     );
+    this.#tx!.discoverSecs = m.secs;
+    this.#send(m, { broadcast: true }, '0.0.0.0');
     this.#retransmitAfter(backoffMs(this.#tx!.attempt, this.o.random));
   }
 
@@ -160,7 +160,7 @@ export class Dhcp4Machine {
     const offer = this.#offer!;
     const m = this.#message(
       MessageType.Request,
-      { flags: FLAG_BROADCAST },
+      { flags: FLAG_BROADCAST, secs: tx.discoverSecs },
       {
         requestedIp: offer.address,
         serverId: offer.serverId,
@@ -332,7 +332,7 @@ export class Dhcp4Machine {
 
   #newTransaction(): Transaction {
     const now = this.o.clock.now();
-    return { xid: this.#newXid(), startedAt: now, attempt: 0, sentAt: now };
+    return { xid: this.#newXid(), startedAt: now, attempt: 0, sentAt: now, discoverSecs: 0 };
   }
 
   #retransmitAfter(ms: number): void {

@@ -210,6 +210,18 @@ describe('DHCPv4 client against dnsmasq', () => {
     await server.waitFor(new RegExp(`DHCPRELEASE\\(dc1\\) ${lease.address.replaceAll('.', '\\.')} ${mac}`));
   });
 
+  it('stops on its signal, and refuses to start on an aborted one', async () => {
+    await serve([RANGE, NO_PING]);
+    const events = new Events();
+    const ac = new AbortController();
+    const c = start(events, { signal: ac.signal });
+    await events.next(isLease, 0);
+    ac.abort();
+    expect(c.state).toBe('stopped');
+    expect(c.lease).toBeUndefined();
+    expect(() => start(events, { signal: ac.signal })).toThrow(/aborted/);
+  });
+
   /** peerBroadcasts counts the IPv4 broadcasts the server's namespace received (IpExt InBcastPkts). */
   function peerBroadcasts(): number {
     const lines = peer

@@ -113,12 +113,14 @@ describe('DHCPv4 client state machine', () => {
       maxMessageSize: 1500,
     });
     expect(Buffer.from(d.o.clientId!)).toEqual(Buffer.from('01020000000001', 'hex'));
+    s.clock.advance(4000); // the first retransmission: 4 s into the exchange
+    expect(s.sent[1]!.m.secs).toBe(4);
     s.clock.advance(2500);
     s.reply(MessageType.Offer);
     expect(s.machine.state).toBe('requesting');
-    const r = s.sent[1]!;
+    const r = s.sent[2]!;
     expect(r.m.xid).toBe(d.m.xid);
-    expect(r.m.secs).toBe(2);
+    expect(r.m.secs).toBe(4); // the answered DISCOVER's, as RFC 2131 §4.4.1 asks
     expect(r.o).toMatchObject({
       messageType: MessageType.Request,
       requestedIp: '192.0.2.10',
