@@ -5,6 +5,7 @@ import { type Dhcp4Client, type Dhcp4Options, startDhcp4 } from '../../../src/sy
 import type { Lease } from '../../../src/sys/dhcp4/lease.js';
 import type { Clock, LeaseLostReason } from '../../../src/sys/dhcp4/machine.js';
 import { linkInfo } from '../../../src/sys/dhcp4/transport.js';
+import { poller } from '../../../src/sys/poller.js';
 import { enterNetns, ip, peerNetns, vethTo } from '../netns.js';
 import { type Dnsmasq, startDnsmasq } from './dnsmasq.js';
 
@@ -107,10 +108,13 @@ describe('DHCPv4 client against dnsmasq', () => {
     const events = new Events();
     ip('link', 'set', 'dc0', 'down');
     ip('link', 'set', 'dc0', 'up');
+    const watching = poller().watching;
     const t0 = performance.now();
     start(events);
+    expect(poller().watching).toBe(watching + 1);
     const { lease } = await events.next(isLease, 0);
     const bound = performance.now() - t0;
+    expect(poller().watching).toBe(watching); // bound: the socket is closed until T1
     console.log(`DHCPv4 bound ${bound.toFixed(1)} ms after link up (target ≤ 100 ms)`);
     expect(lease).toMatchObject({
       prefix: 24,
