@@ -3,6 +3,7 @@
 import type { Controller } from '../../src/cosi/controller/index.js';
 import { addressConfigController } from './address-config.js';
 import { AddressMergeController } from './address-merge.js';
+import { DeviceConfigController } from './device-config.js';
 import { hostnameConfigController } from './hostname-config.js';
 import { HostnameMergeController } from './hostname-merge.js';
 import { linkConfigController } from './link-config.js';
@@ -18,6 +19,7 @@ import { TimeServerMergeController } from './timeserver-merge.js';
 
 export * from './address-config.js';
 export * from './address-merge.js';
+export * from './device-config.js';
 export * from './hostname-config.js';
 export * from './hostname-merge.js';
 export * from './internal/cmdline.js';
@@ -61,6 +63,7 @@ export interface NetworkConfigOptions {
 export function networkConfigControllers(opts: NetworkConfigOptions = {}): Controller[] {
   const cmdline = opts.cmdline === undefined ? {} : { cmdline: opts.cmdline };
   return [
+    DeviceConfigController,
     addressConfigController({ ...cmdline, ...(opts.containerMode ? { containerMode: true } : {}) }),
     hostnameConfigController({
       ...cmdline,

@@ -1,6 +1,7 @@
 // What every network config controller reads: the active config, the links, the command line, and
-// the v1alpha1 interfaces (upstream reads these through DeviceConfigSpecs; Keel reads them directly).
+// the v1alpha1 interfaces (named ones from the config, selector-based ones from DeviceConfigSpecs).
 import { MACHINE_CONFIG_ID, MachineConfig } from '../../../resources/config/machine-config.js';
+import { DeviceConfigSpec } from '../../../resources/network/device-config-spec.js';
 import { LinkType } from '../../../resources/network/link-enums.js';
 import { LinkStatus, linkStatusPhysical } from '../../../resources/network/link-status.js';
 import { type Config, documentsOf, v1alpha1Of } from '../../../src/config/index.js';
@@ -14,6 +15,7 @@ import type { LinkInfo } from './links.js';
 export const configInputs = () => [
   input(MachineConfig, { id: MACHINE_CONFIG_ID, kind: 'weak' }),
   input(LinkStatus, { kind: 'weak' }),
+  input(DeviceConfigSpec, { kind: 'weak' }),
 ];
 
 export interface ConfigInputs {
@@ -62,10 +64,31 @@ export async function readConfigInputs(
       logger.info('ignoring kernel command line networking', { error: e.message });
     }
   }
-  const all = (cfg && v1alpha1Of(cfg)?.machine?.network?.interfaces) ?? [];
+  const all = await resolvedInterfaces(rt, cfg, signal);
   const devices = all.filter((d): d is Device & { interface: string } => !d.ignore && !!d.interface);
   const ignored = new Set(all.filter((d) => d.ignore && d.interface).map((d) => d.interface!));
   return { cfg, links, cmdline: parsed, devices, ignored };
+}
+
+/**
+ * resolvedInterfaces: entries that name their link come from the config itself; those picked by
+ * selectors (deviceSelector, bond deviceSelectors) come as DeviceConfigController resolved them, matched
+ * by the config index in the spec id `<link>/<index>[/<j>]`, and are absent until a link matches.
+ */
+async function resolvedInterfaces(
+  rt: Reader,
+  cfg: Config | undefined,
+  signal: AbortSignal,
+): Promise<Device[]> {
+  const all = (cfg && v1alpha1Of(cfg)?.machine?.network?.interfaces) ?? [];
+  const bySelector = (d: Device) => !!d.deviceSelector || !!d.bond?.deviceSelectors?.length;
+  if (!all.some(bySelector)) return all;
+  const specs = await rt.list(DeviceConfigSpec, { signal });
+  return all.flatMap((d, i) =>
+    bySelector(d)
+      ? specs.filter((s) => Number(s.metadata.id.split('/')[1]) === i).map((s) => s.spec.device as Device)
+      : [d],
+  );
 }
 
 const TYPED_LINK_KINDS = [

@@ -1,9 +1,12 @@
 // network.DeviceConfigController on a real runtime: the config's interfaces against the LinkStatuses created here.
 import { describe, expect, it, onTestFinished } from 'vitest';
 import { DeviceConfigController } from '../../../controllers/network/device-config.js';
+import { networkConfigControllers } from '../../../controllers/network/index.js';
+import { AddressSpec } from '../../../resources/network/address-spec.js';
 import { DeviceConfigSpec } from '../../../resources/network/device-config-spec.js';
 import { LinkType } from '../../../resources/network/link-enums.js';
 import { LinkStatus, type LinkStatusSpec, linkStatusZero } from '../../../resources/network/link-status.js';
+import { RouteSpec } from '../../../resources/network/route-spec.js';
 import { decode } from '../../../src/config/index.js';
 import {
   assertLength,
@@ -101,5 +104,30 @@ describe('network.DeviceConfigController', () => {
     );
     await env.state.destroy(cfg.metadata);
     await assertLength(env.state, DeviceConfigSpec, 0);
+  });
+
+  it('lets the config controllers configure the link a selector picked', async () => {
+    const env = startRuntime(networkConfigControllers());
+    onTestFinished(env.stop);
+    await env.state.create(
+      config(
+        [
+          '      - deviceSelector: {driver: e1000e}',
+          '        addresses: [10.9.0.2/24]',
+          '        routes:',
+          '          - network: 0.0.0.0/0',
+          '            gateway: 10.9.0.1',
+          '',
+        ].join('\n'),
+      ),
+    );
+    await env.state.create(linkStatus('eth0', { driver: 'virtio_net' }));
+    await env.state.create(linkStatus('eth1', { driver: 'e1000e' }));
+    await assertResource(env.state, AddressSpec, 'eth1/10.9.0.2/24', (r) =>
+      expect(r.spec).toMatchObject({ linkName: 'eth1', configLayer: 4 }),
+    );
+    await assertResource(env.state, RouteSpec, 'inet4/10.9.0.1//1024', (r) =>
+      expect(r.spec).toMatchObject({ outLinkName: 'eth1', configLayer: 4 }),
+    );
   });
 });
