@@ -53,8 +53,9 @@ export const AddressSpecController = defineController({
             if (s.metadata.phase === 'tearingDown') {
               if (index !== 0) await removeAddress(sock, addrs, index, s.spec, logger, signal);
               await rt.removeFinalizer(s.metadata, ADDRESS_SPEC_CONTROLLER, { signal });
-            } else if (index !== 0) {
-              await syncAddress(sock, addrs, index, s, logger, signal);
+            } else if (index !== 0 && (await syncAddress(sock, addrs, index, s, logger, signal))) {
+              refused.replaced(id, version, subject);
+              continue;
             }
             refused.applied(id, subject);
           } catch (e) {
@@ -111,10 +112,10 @@ async function syncAddress(
   r: TypedResource<AddressSpecSpec>,
   logger: Logger,
   signal: AbortSignal,
-): Promise<void> {
+): Promise<boolean> {
   const s = r.spec;
   const existing = findAddress(addrs, index, s.address);
-  if (existing && addressSettled(existing, s)) return;
+  if (existing && addressSettled(existing, s)) return false;
   if (existing) {
     // scope, flags and priority cannot be changed in place: delete, then add as the spec says
     logger.debug('replacing address', {
@@ -144,6 +145,7 @@ async function syncAddress(
     if (!isNetlinkError(e, 'EEXIST')) throw e;
   }
   logger.info('assigned address', { address: s.address, link: s.linkName });
+  return existing !== undefined;
 }
 
 async function removeAddress(

@@ -5,12 +5,14 @@ import type { Controller } from '../../src/cosi/controller/index.js';
 import { AddressSpecController } from './address-spec.js';
 import { AddressStatusController } from './address-status.js';
 import { LinkStatusController } from './link-status.js';
+import { RouteSpecController } from './route-spec.js';
 import { RouteStatusController } from './route-status.js';
 
 export * from './address-spec.js';
 export * from './address-status.js';
 export { errnoOf } from './internal/kernel-refusals.js';
 export * from './link-status.js';
+export * from './route-spec.js';
 export * from './route-status.js';
 
 /** kernelNetworkControllers are the rtnetlink-facing network controllers, to run on a node's own namespace. */
@@ -19,4 +21,5 @@ export const kernelNetworkControllers = (): Controller[] => [
   AddressStatusController,
   RouteStatusController,
   AddressSpecController,
+  RouteSpecController,
 ];

@@ -10,6 +10,8 @@ export interface RefusalOptions {
   readonly initialMs?: number;
   /** the longest delay (default 5 s) */
   readonly maxMs?: number;
+  /** replacements in a row that count as a refusal (default 3) */
+  readonly churnLimit?: number;
   readonly now?: () => number;
 }
 
@@ -27,6 +29,11 @@ export interface Refusals {
   refused(id: string, version: string, subject: string, err: unknown): void;
   /** applied forgets a refusal, logging the recovery */
   applied(id: string, subject: string): void;
+  /**
+   * replaced counts an object the kernel had to be corrected on; the same spec replaced `churnLimit`
+   * times in a row (its own events waking the next pass) is a refusal: the kernel does not keep it so
+   */
+  replaced(id: string, version: string, subject: string): void;
   /** retain forgets the specs that are gone */
   retain(ids: ReadonlySet<string>): void;
   /** arm sets one timer for the earliest retry; call at the end of each pass */
@@ -45,7 +52,9 @@ export function refusals(rt: ControllerRuntime, logger: Logger, opts: RefusalOpt
   const initial = opts.initialMs ?? 250;
   const max = opts.maxMs ?? 5000;
   const now = opts.now ?? (() => performance.now());
+  const churnLimit = opts.churnLimit ?? 3;
   const byId = new Map<string, Refusal>();
+  const churn = new Map<string, { version: string; times: number }>();
   let timer: ReturnType<typeof setTimeout> | undefined;
   return {
     due(id, version) {
@@ -66,7 +75,21 @@ export function refusals(rt: ControllerRuntime, logger: Logger, opts: RefusalOpt
       if (prev?.reason === reason) logger.debug(`${subject}: still refused`, fields);
       else logger.error(`${subject}: ${reason}`, fields);
     },
+    replaced(id, version, subject) {
+      const c = churn.get(id);
+      const times = c && c.version === version ? c.times + 1 : 1;
+      churn.set(id, { version, times });
+      if (times < churnLimit) return;
+      churn.delete(id);
+      this.refused(
+        id,
+        version,
+        subject,
+        new Error(`the kernel does not keep it as specified (replaced ${times} times in a row)`),
+      );
+    },
     applied(id, subject) {
+      churn.delete(id);
       const r = byId.get(id);
       if (!r) return;
       byId.delete(id);
@@ -74,6 +97,7 @@ export function refusals(rt: ControllerRuntime, logger: Logger, opts: RefusalOpt
     },
     retain(ids) {
       for (const id of byId.keys()) if (!ids.has(id)) byId.delete(id);
+      for (const id of churn.keys()) if (!ids.has(id)) churn.delete(id);
     },
     arm() {
       if (timer) clearTimeout(timer);
