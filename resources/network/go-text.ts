@@ -33,7 +33,7 @@ const trim = (x: number): string => String(Number(x.toFixed(9)));
 /** parseGoDuration reads time.ParseDuration's forms back to milliseconds (`1h2m3.5s`, `250ms`, `0`). */
 export function parseGoDuration(s: string): number {
   if (s === '0') return 0;
-  const re = /(\d+(?:\.\d*)?|\.\d+)(ns|us|µs|μs|ms|s|m|h)/gy;
+  const re = /(\d+(?:\.\d*)?|\.\d+)(ns|us|\u00b5s|\u03bcs|ms|s|m|h)/gy;
   const scale: Record<string, number> = {
     ns: 1e-6,
     us: 1e-3,
