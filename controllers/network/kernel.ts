@@ -4,6 +4,7 @@
 import type { Controller } from '../../src/cosi/controller/index.js';
 import { AddressSpecController } from './address-spec.js';
 import { AddressStatusController } from './address-status.js';
+import { LinkSpecController } from './link-spec.js';
 import { LinkStatusController } from './link-status.js';
 import { RouteSpecController } from './route-spec.js';
 import { RouteStatusController } from './route-status.js';
@@ -11,6 +12,7 @@ import { RouteStatusController } from './route-status.js';
 export * from './address-spec.js';
 export * from './address-status.js';
 export { errnoOf } from './internal/kernel-refusals.js';
+export * from './link-spec.js';
 export * from './link-status.js';
 export * from './route-spec.js';
 export * from './route-status.js';
@@ -20,6 +22,7 @@ export const kernelNetworkControllers = (): Controller[] => [
   LinkStatusController,
   AddressStatusController,
   RouteStatusController,
+  LinkSpecController,
   AddressSpecController,
   RouteSpecController,
 ];
