@@ -21,6 +21,8 @@ export interface VmOptions {
   readonly cpus?: number;
   /** the host port forwarded to the node's API port (50000); none when absent */
   readonly apiPort?: number;
+  /** the guest address the API port is forwarded to; default the first address QEMU's DHCP hands out */
+  readonly apiGuestAddress?: string;
   /** an extra virtio disk (raw), e.g. the disk a later install writes to */
   readonly dataDisk?: string;
   /** told every console line as it arrives (make run shows them) */
@@ -120,7 +122,10 @@ export function qemuArgs(
   else if (b.kind === 'disk') args.push('-drive', `file=${b.path},format=raw,if=virtio,snapshot=on`);
   else args.push('-kernel', b.kernel, '-initrd', b.initrd, '-append', b.cmdline);
   if (opts.dataDisk) args.push('-drive', `file=${opts.dataDisk},format=raw,if=virtio`);
-  const fwd = opts.apiPort === undefined ? '' : `,hostfwd=tcp:127.0.0.1:${opts.apiPort}-:50000`;
+  const fwd =
+    opts.apiPort === undefined
+      ? ''
+      : `,hostfwd=tcp:127.0.0.1:${opts.apiPort}-${opts.apiGuestAddress ?? ''}:50000`;
   args.push('-netdev', `user,id=net0${fwd}`, '-device', 'virtio-net-pci,netdev=net0');
   return args;
 }

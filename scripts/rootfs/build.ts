@@ -54,6 +54,10 @@ export const SEA_PATH = '/usr/sbin/init';
  * Directories machined and stage 1 mount over (/dev /proc /sys moved in, tmpfs on /run /system /tmp,
  * cgroup2 inside /sys, EPHEMERAL on /var) plus the merged-/usr targets; nothing else is pre-created.
  */
+/** Files of /etc the node's controllers write (files.EtcFileController), linked into its managed directory. */
+export const ETC_MANAGED = ['hosts', 'resolv.conf'] as const;
+const MANAGED_ETC = '/system/etc';
+
 export const BASE_DIRS = [
   '/dev',
   '/proc',
@@ -173,6 +177,8 @@ export async function buildRootfs(o: BuildOptions): Promise<BuildResult> {
       }
     }
     await writeData(root, '/etc/os-release', osRelease);
+    // the network controllers keep these in the managed etc directory, replacing them atomically there
+    for (const f of ETC_MANAGED) await symlink(`${MANAGED_ETC}/${f}`, join(root, 'etc', f));
     // koffi's addon where the trace puts it, or first: machined loads it while its modules evaluate, and
     // it is blocks of the squashfs PID 1 otherwise decompresses itself (under TCG, before the traced
     // order: JS start -> API ready 1.50 -> 1.33 s, medians of 8 interleaved boots)

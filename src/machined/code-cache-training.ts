@@ -18,7 +18,8 @@ const VERSION_PATH = '/machine.MachineService/Version';
 export async function train(): Promise<void> {
   await import('./node/pid1.js');
   await import('./node/run-node.js');
-  await (await import('./node/controllers.js')).loadControllers(new EventBus());
+  // a node's network controllers too (made, not run)
+  await (await import('./node/controllers.js')).loadControllers(new EventBus(), { network: { cmdline: '' } });
   const server = await startApiServer({
     address: '127.0.0.1:0',
     mode: 'maintenance',

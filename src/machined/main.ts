@@ -10,6 +10,7 @@ import {
   type MachineStatusStatus,
   RUNTIME_NAMESPACE,
 } from '../../resources/runtime/machine-status.js';
+import { lineLogger } from '../cosi/controller/logger.js';
 import { Runtime } from '../cosi/controller/runtime.js';
 import { registerDefault, registerNamespace } from '../cosi/resource/meta/index.js';
 import type { State } from '../cosi/state/state.js';
@@ -50,6 +51,8 @@ export interface MachinedOptions {
   emergencyTimeoutMs?: number;
   /** this run's boot id, when it is not the kernel's (a container node shares its host's kernel) */
   bootId?: string;
+  /** where the controllers' log lines go (upstream's controller-runtime log); default stderr, warnings up */
+  controllerLog?: (line: string) => void;
 }
 
 export interface Machined {
@@ -157,7 +160,10 @@ export async function startMachined(opts: MachinedOptions): Promise<Machined> {
     );
   await setStage('booting');
 
-  const runtime = new Runtime(state);
+  const runtime = new Runtime(
+    state,
+    opts.controllerLog ? { logger: lineLogger(opts.controllerLog, 'info') } : {},
+  );
   const stopRuntime = new AbortController();
   const running = runtime.run({ signal: stopRuntime.signal }).catch((e: unknown) => {
     if (emergency) emergency.fatal(e);

@@ -35,7 +35,8 @@ export const EARLY_MOUNTS: readonly EarlyMount[] = [
 
 /** SYSTEM_DIRECTORIES are created on the fresh tmpfs mounts, with their modes. */
 export const SYSTEM_DIRECTORIES: readonly { path: string; mode: number }[] = [
-  { path: '/system/etc', mode: 0o700 },
+  // world-readable: /etc/hosts and /etc/resolv.conf link into it
+  { path: '/system/etc', mode: 0o755 },
   { path: '/system/var', mode: 0o700 },
   { path: '/system/state', mode: 0o700 },
   { path: '/system/run', mode: 0o751 },

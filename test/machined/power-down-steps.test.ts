@@ -87,7 +87,7 @@ describe('unmount-all', () => {
         ['/tmp', 'tmpfs', ''],
         ['/sys/fs/cgroup', 'cgroup2', 'nosuid,nodev,noexec'],
       ],
-      mode: '700',
+      mode: '755',
     });
   });
 });

@@ -136,6 +136,9 @@ describe('scripts/rootfs.ts with the real manifest', () => {
     expect(listing.get('/usr/sbin/mkfs.vfat')).toBe('lrwxrwxrwx -> mkfs.fat');
     expect(listing.get('/usr/lib/systemd/systemd-udevd')).toBe('lrwxrwxrwx -> /bin/udevadm');
     expect(listing.get('/usr/lib/udev/rules.d/60-persistent-storage.rules')).toBe('-rw-r--r--');
+    // written by the node's controllers into its managed etc directory
+    expect(listing.get('/etc/resolv.conf')).toBe('lrwxrwxrwx -> /system/etc/resolv.conf');
+    expect(listing.get('/etc/hosts')).toBe('lrwxrwxrwx -> /system/etc/hosts');
 
     const osRelease = await readFile(join(unpacked, 'etc/os-release'), 'utf8');
     expect(osRelease).toContain(`VERSION_ID=${VERSION}\n`);

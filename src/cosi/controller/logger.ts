@@ -18,16 +18,20 @@ const noop = (): void => {};
 /** silentLogger drops everything (tests, embedding). */
 export const silentLogger: Logger = { debug: noop, info: noop, warn: noop, error: noop };
 
-/** stderrLogger writes one JSON line per entry at or above `level`. */
-export function stderrLogger(level: LogLevel = 'warn'): Logger {
+/** lineLogger hands `write` one JSON line (newline-terminated) per entry at or above `level`. */
+export function lineLogger(write: (line: string) => void, level: LogLevel = 'info'): Logger {
   const at =
     (l: LogLevel) =>
     (msg: string, fields?: LogFields): void => {
       if (RANK[l] < RANK[level]) return;
-      process.stderr.write(`${JSON.stringify({ level: l, msg, ...serializable(fields) })}\n`);
+      write(`${JSON.stringify({ level: l, msg, ...serializable(fields) })}\n`);
     };
   return { debug: at('debug'), info: at('info'), warn: at('warn'), error: at('error') };
 }
+
+/** stderrLogger writes one JSON line per entry at or above `level`. */
+export const stderrLogger = (level: LogLevel = 'warn'): Logger =>
+  lineLogger((line) => process.stderr.write(line), level);
 
 /** withFields prefixes every entry with fixed fields (controller name, item pointer, …). */
 export function withFields(logger: Logger, fixed: LogFields): Logger {

@@ -4,6 +4,8 @@ import { LogRing, type LogRingOptions } from './ring.js';
 /** Log ids with a fixed meaning, beside one per service id. */
 export const MACHINED_LOG = 'machined';
 export const KERNEL_LOG = 'kernel';
+/** the controllers' log, as upstream names it */
+export const CONTROLLER_RUNTIME_LOG = 'controller-runtime';
 
 export class LoggingManager {
   readonly #rings = new Map<string, LogRing>();

@@ -3,13 +3,25 @@
 // rest of machined, they cost about 0.1 s of every boot under TCG before the API could listen.
 import type { Controller } from '../../cosi/controller/index.js';
 import type { EventBus } from '../events/index.js';
+import type { NetworkWiring } from './network-controllers.js';
+
+export interface ControllerOptions {
+  /** PID 1's network and time controllers; absent in container mode, which keeps the host's network */
+  readonly network?: NetworkWiring;
+}
 
 /** loadControllers evaluates the controllers' modules (once) and makes the controllers a node registers. */
-export async function loadControllers(events: EventBus): Promise<Controller[]> {
-  const [{ CONFIG_CONTROLLERS }, { secretsControllers }, { serviceController }] = await Promise.all([
+export async function loadControllers(events: EventBus, opts: ControllerOptions = {}): Promise<Controller[]> {
+  const [{ CONFIG_CONTROLLERS }, { secretsControllers }, { serviceController }, network] = await Promise.all([
     import('../../../controllers/config/index.js'),
     import('../../../controllers/secrets/index.js'),
     import('../../../controllers/v1alpha1/service.js'),
+    opts.network ? import('./network-controllers.js') : undefined,
   ]);
-  return [...CONFIG_CONTROLLERS, ...secretsControllers(), serviceController(events)];
+  return [
+    ...CONFIG_CONTROLLERS,
+    ...secretsControllers(),
+    serviceController(events),
+    ...(network && opts.network ? await network.networkControllers(opts.network) : []),
+  ];
 }

@@ -4,8 +4,16 @@
 // startNode loads this module only once a maintenance API it started has served its first client.
 import { randomUUID } from 'node:crypto';
 import { CONFIG_NAMESPACE, registerConfigResources } from '../../../resources/config/index.js';
-import { NETWORK_NAMESPACE, registerNetworkResources } from '../../../resources/network/index.js';
+import { FILES_NAMESPACE, registerFilesResources } from '../../../resources/files/index.js';
+import {
+  NETWORK_CONFIG_NAMESPACE,
+  NETWORK_NAMESPACE,
+  NETWORK_STATUS_ID,
+  NetworkStatus,
+  registerNetworkResources,
+} from '../../../resources/network/index.js';
 import { registerSecretsResources, SECRETS_NAMESPACE } from '../../../resources/secrets/index.js';
+import { registerTimeResources, TIME_STATUS_ID, TimeStatus } from '../../../resources/time/index.js';
 import { registerV1Alpha1Resources } from '../../../resources/v1alpha1/index.js';
 import type { HandlerMap } from '../../api/handlers.js';
 import { systemInfoHandlers } from '../../api/machine/index.js';
@@ -13,11 +21,13 @@ import { parseConfig, type StatefulDeps, statefulHandlers } from '../../api/mach
 import type { ApiServer } from '../../api/server.js';
 import type { Config } from '../../config/index.js';
 import { nextTurn } from '../../cosi/controller/index.js';
+import type { Pointer } from '../../cosi/resource/kind.js';
 import { registerNamespace } from '../../cosi/resource/meta/index.js';
+import type { ResourceType, TypedResource } from '../../cosi/resource/typed.js';
 import { BOOT_ID_PATH } from '../boot-id.js';
 import { SYSTEM_CGROUP_BASE, setUpSystemCgroups } from '../cgroups.js';
 import { EventBus, newXidSource } from '../events/index.js';
-import { KERNEL_LOG } from '../logging/index.js';
+import { CONTROLLER_RUNTIME_LOG, KERNEL_LOG } from '../logging/index.js';
 import { startMachined } from '../main.js';
 import type { PowerAction } from '../power-action.js';
 import { defaultSequences, Sequencer } from '../sequencer/index.js';
@@ -30,7 +40,8 @@ import { loadControllers } from './controllers.js';
 import { publishHostIdentity } from './host-identity.js';
 import { pumpKernelLog } from './kernel-log.js';
 import { MACHINED_SERVICE, machinedService } from './machined-service.js';
-import { serviceConditions } from './readiness.js';
+import { kernelCmdline, machineIdentity } from './network-controllers.js';
+import { networkCondition, serviceConditions, timeCondition } from './readiness.js';
 import type { Node, NodeOptions, NodeStart } from './start-node.js';
 import { publishMachineStatus } from './status-publisher.js';
 import { UDEVD_SERVICE, udevdService } from './udevd-service.js';
@@ -48,15 +59,24 @@ export async function runNode(start: NodeStart): Promise<Node> {
     ...(start.early ? { state: start.early.state } : {}),
     // container mode shares the host kernel's boot id; a fresh one per run lets a reboot be told apart
     ...(container ? { bootId: randomUUID() } : {}),
+    // as upstream: `talosctl logs controller-runtime`, and the console
+    controllerLog: (line) => {
+      logs.serviceLog(CONTROLLER_RUNTIME_LOG).write(line);
+      out(consoleLine(line));
+    },
   });
   const { state, runtime, bootId } = machined;
 
   await registerNamespace(state, CONFIG_NAMESPACE, 'Talos node configuration.');
   await registerNamespace(state, SECRETS_NAMESPACE, 'Resources with secret material.');
   await registerNamespace(state, NETWORK_NAMESPACE, 'Networking resources.');
+  await registerNamespace(state, NETWORK_CONFIG_NAMESPACE, 'Networking configuration resources.');
+  await registerNamespace(state, FILES_NAMESPACE, 'Files and file-related resources.');
   await registerConfigResources(state);
   await registerSecretsResources(state);
   await registerNetworkResources(state);
+  await registerTimeResources(state);
+  await registerFilesResources(state);
   await registerV1Alpha1Resources(state);
 
   const events = new EventBus();
@@ -94,12 +114,19 @@ export async function runNode(start: NodeStart): Promise<Node> {
       // then one registration per turn: registering them all at once held the first API connection for
       // the whole burst
       await nextTurn();
-      for (const c of await loadControllers(events)) {
+      // a container keeps its host's network: the host's name and addresses stand in for the node's
+      // without one, a stable hostname would never be named and the node would wait for it forever:
+      // a random identity then holds for this boot (a STATE partition will keep one across boots)
+      const found = container ? undefined : machineIdentity();
+      if (!container && !found) mlog.info('machine identity: none found, a random one for this boot');
+      const network = container
+        ? undefined
+        : { cmdline: kernelCmdline(), machineIdentity: found ?? randomUUID() };
+      for (const c of await loadControllers(events, network ? { network } : {})) {
         await nextTurn();
         runtime.register(c);
       }
-      // no network controller runs yet: the host's name and addresses stand in for the node's
-      await publishHostIdentity(state);
+      if (container) await publishHostIdentity(state);
     })();
     return controllersStarted;
   };
@@ -199,17 +226,38 @@ export async function runNode(start: NodeStart): Promise<Node> {
     await Promise.all([initialize(), startControllers()]);
     await host.activate(cfg);
     await sequencer.run('boot');
-    // from now on readiness follows the services: every state change re-judges it
+    // from now on readiness follows the clock, the network and the services: each change re-judges it,
+    // one judgement at a time
+    const statusOf = async <S>(t: ResourceType<S>, id: string): Promise<S | undefined> =>
+      ((await state.get(t.pointer(id)).catch(() => undefined)) as TypedResource<S> | undefined)?.spec;
+    let judging: Promise<void> = Promise.resolve();
     const judge = () => {
-      const unmetConditions = serviceConditions(supervisor.list());
-      return machined.setStage('running', { ready: unmetConditions.length === 0, unmetConditions });
+      judging = judging.then(async () => {
+        if (supervisor.denied) return;
+        const unmetConditions = [
+          // a container's clock and network are its host's: only a node judges them
+          ...(container ? [] : timeCondition(await statusOf(TimeStatus, TIME_STATUS_ID))),
+          ...(container ? [] : networkCondition(await statusOf(NetworkStatus, NETWORK_STATUS_ID))),
+          ...serviceConditions(supervisor.list()),
+        ];
+        await machined.setStage('running', { ready: unmetConditions.length === 0, unmetConditions });
+      });
+      return judging;
     };
     await judge();
+    const rejudgeOn = async (ptr: Pointer) => {
+      for await (const _ of await state.watch(ptr, { signal: stopFeeds.signal })) await judge();
+    };
+    const readinessFailed = (e: unknown) => mlog.error(`readiness: ${(e as Error).message}`);
+    if (!container) {
+      void rejudgeOn(TimeStatus.pointer(TIME_STATUS_ID)).catch(readinessFailed);
+      void rejudgeOn(NetworkStatus.pointer(NETWORK_STATUS_ID)).catch(readinessFailed);
+    }
     void (async () => {
       for await (const ev of events.watch({ signal: stopFeeds.signal })) {
         if (ev.payload.type === 'machine.ServiceStateEvent' && !supervisor.denied) await judge();
       }
-    })().catch((e: unknown) => mlog.error(`readiness: ${(e as Error).message}`));
+    })().catch(readinessFailed);
     mlog.info(`node running: ${supervisor.list().length} service(s)`);
   };
   void boot().catch((e: unknown) => {
@@ -238,4 +286,10 @@ function acquireConfig(
     log(`config: the stored configuration is not valid, entering maintenance mode: ${(e as Error).message}`);
     return undefined;
   }
+}
+
+/** consoleLine renders a controller's JSON log line as upstream's console does: message, then fields. */
+function consoleLine(json: string): string {
+  const { level: _level, msg, ...fields } = JSON.parse(json) as Record<string, unknown>;
+  return `[controller-runtime] ${String(msg)} ${JSON.stringify(fields)}`;
 }
