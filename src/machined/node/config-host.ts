@@ -7,7 +7,7 @@ import {
   YAML_SPEC_ANNOTATION,
 } from '../../../resources/config/index.js';
 import type { ApplyEffect, ConfigHost } from '../../api/machine-stateful/index.js';
-import { type Config, encode } from '../../config/index.js';
+import { type Config, encode, v1alpha1Of } from '../../config/index.js';
 import type { State } from '../../cosi/state/state.js';
 import { persistConfig } from './config-store.js';
 
@@ -45,6 +45,9 @@ export function nodeConfigHost(opts: NodeConfigHostOptions): NodeConfigHost {
 
   const activate = async (cfg: Config) => {
     active = cfg;
+    await writeMachineConfig(cfg);
+  };
+  const writeMachineConfig = async (cfg: Config) => {
     await state.modify(
       MachineConfig.new(CONFIG_NAMESPACE, MACHINE_CONFIG_ID, cfg),
       (r) => {
@@ -98,6 +101,15 @@ export function nodeConfigHost(opts: NodeConfigHostOptions): NodeConfigHost {
           return;
         }
         case 'no-reboot':
+          if (first && !completeForBoot(cfg)) {
+            // as upstream: a config a node cannot boot from (network documents alone, say) applies at
+            // once and the node stays in maintenance mode, so a first boot can fix its network first
+            await writeMachineConfig(cfg);
+            log(
+              'config: not complete for boot (no v1alpha1 machine section): applied, staying in maintenance mode',
+            );
+            return;
+          }
           persistConfig(stateDir, encode(cfg));
           if (first) {
             // the boot path activates it once maintenance mode has ended
@@ -113,3 +125,9 @@ export function nodeConfigHost(opts: NodeConfigHostOptions): NodeConfigHost {
     },
   };
 }
+
+/** completeForBoot: the config has the v1alpha1 document's machine section a node boots from. */
+export const completeForBoot = (cfg: Config): boolean => {
+  const v1 = v1alpha1Of(cfg);
+  return v1 !== undefined && v1.machine !== undefined;
+};

@@ -259,6 +259,21 @@ function takeEvents(c: Client, req: object, done: (evs: Reply[]) => boolean): Pr
 }
 
 describe('container node in maintenance mode', () => {
+  it('applies a config of network documents alone and stays in maintenance mode until a full one comes', async () => {
+    const { node, stateDir } = await startMaintenanceNode();
+    const m = client('machine.MachineService', node.address);
+    const partial = 'apiVersion: v1alpha1\nkind: ResolverConfig\nnameservers:\n  - address: 192.0.2.53\n';
+    await callUnary(m, 'ApplyConfiguration', { data: Buffer.from(partial), mode: 'AUTO' });
+    await node.waitForLine(/not complete for boot .*staying in maintenance mode/);
+    // nothing is stored for the next boot, and the node is still in maintenance mode
+    expect(existsSync(join(stateDir, 'config.yaml'))).toBe(false);
+    expect(node.lines.some((l) => l.includes('leaving maintenance mode'))).toBe(false);
+    expect(((await callUnary(m, 'Version', {})).messages as Reply[])[0]!.version).toBeDefined();
+    // a complete config then boots the node as usual
+    await applyFirstConfig(node.address, (re) => node.waitForLine(re));
+    expect(node.lines.some((l) => l.includes('leaving maintenance mode'))).toBe(true);
+  });
+
   it('powers off on Shutdown from an insecure client, with the task event a waiting client ends at', async () => {
     const { node } = await startMaintenanceNode();
     const m = client('machine.MachineService', node.address);
