@@ -113,10 +113,16 @@ export class Syncer {
     const maxPoll = this.#o.maxPollMs ?? MAX_POLL_MS;
     const retryPoll = this.#o.retryPollMs ?? RETRY_POLL_MS;
     let poll = 0;
+    let failures = 0;
     while (!signal.aborted) {
       const { server, measurement, kissed } = await this.#query(signal);
       if (signal.aborted) return;
       poll = nextPollInterval(poll, measurement, { minPoll, maxPoll, retryPoll });
+      // unlike upstream's steady one-second retry, a node with no server in reach backs off (1 s, 2 s, …
+      // up to the minimum poll), so an air-gapped node does not query and log every second
+      failures = measurement ? 0 : failures + 1;
+      if (!measurement && failures > 1)
+        poll = Math.max(poll, Math.min(retryPoll * 2 ** (failures - 1), minPoll));
       // a kiss-o'-death asks for fewer queries, never for the one-second retry
       if (!measurement && kissed) poll = Math.max(poll, minPoll);
       if (measurement && !measurement.spike) {
