@@ -3,12 +3,19 @@
 // controllers, on demand.
 import { readdirSync, readFileSync } from 'node:fs';
 import type { Controller } from '../../cosi/controller/index.js';
+import type { AdjustTime } from '../../sys/ntp/syncer.js';
 
 export interface NetworkWiring {
   /** the kernel command line (ip=, vlan=, bond=, talos.hostname=, …) */
   readonly cmdline: string;
   /** the seed of a stable hostname (`auto: stable`) */
   readonly machineIdentity?: string;
+  /** where /etc/hosts and /etc/resolv.conf are written; default the image's managed directory */
+  readonly etcDir?: string;
+  /** sets the kernel's names; default sethostname/setdomainname of machined's UTS namespace */
+  readonly setHostname?: (hostname: string, domainname: string) => void;
+  /** corrects the clock; default adjtimex on the real clock */
+  readonly adjustTime?: AdjustTime;
 }
 
 /** networkControllers makes every controller from the kernel command line to /etc/resolv.conf and the clock. */
@@ -52,7 +59,7 @@ export async function networkControllers(w: NetworkWiring): Promise<Controller[]
       ...(w.machineIdentity ? { machineIdentity: w.machineIdentity } : {}),
     }),
     ...kernel.kernelNetworkControllers(),
-    hostname.hostnameSpecController({ apply: hostname.kernelHostname }),
+    hostname.hostnameSpecController({ apply: w.setHostname ?? hostname.kernelHostname }),
     resolver.ResolverSpecController,
     timeserver.TimeServerSpecController,
     operator.operatorSpecController({ dhcp4: dhcp4.dhcp4Operator }),
@@ -61,9 +68,9 @@ export async function networkControllers(w: NetworkWiring): Promise<Controller[]
     filter.AddressFilterController,
     hwaddr.HardwareAddrController,
     etc.networkEtcFileController(),
-    files.etcFileController(),
+    files.etcFileController(w.etcDir ? { dir: w.etcDir } : {}),
     status.networkStatusController(),
-    time.SyncController,
+    w.adjustTime ? time.syncController({ adjustTime: w.adjustTime }) : time.SyncController,
   ];
 }
 
