@@ -11,6 +11,7 @@ import { translatedBlocks } from '../../scripts/lib/qemu.js';
 import { wireTag } from '../../src/api/version.js';
 import { type Config, encode, encodeTalosconfig, newTalosconfig } from '../../src/config/index.js';
 import { callStream, type Reply } from '../api/fixtures.js';
+import { keelctl } from '../cli/fixtures.js';
 import { type Run, talosctl, talosctlPath } from '../integration/talosctl/talosctl.js';
 import { testCluster } from '../machined/node/cluster.js';
 import { freePort } from '../machined/node/harness.js';
@@ -159,39 +160,62 @@ describe('the Keel ISO in QEMU', () => {
         expect(line, out).toBeDefined();
         return line!;
       };
-      const links = works(await tc('get', 'links'));
-      expect(links).toMatch(
-        /^NODE\s+NAMESPACE\s+TYPE\s+ID\s+VERSION\s+ALIAS\s+TYPE\s+KIND\s+HW ADDR\s+OPER STATE\s+LINK STATE\n/,
-      );
-      expect(row(links, 'LinkStatus', 'eth0')).toMatch(/\sether\s+52:54:00:12:34:56\s+up\s+true\s*$/);
-      expect(row(links, 'LinkStatus', 'lo')).toMatch(/\sloopback\s/);
-      const addresses = works(await tc('get', 'addresses'));
-      expect(addresses).toMatch(/^NODE\s+NAMESPACE\s+TYPE\s+ID\s+VERSION\s+ADDRESS\s+LINK\n/);
-      expect(row(addresses, 'AddressStatus', 'eth0/10\\.0\\.2\\.15/24')).toMatch(
-        /\s10\.0\.2\.15\/24\s+eth0\s*$/,
-      );
-      const routes = works(await tc('get', 'routes'));
-      expect(routes).toMatch(
-        /^NODE\s+NAMESPACE\s+TYPE\s+ID\s+VERSION\s+DESTINATION\s+GATEWAY\s+LINK\s+METRIC\n/,
-      );
-      expect(row(routes, 'RouteStatus', 'inet4/10\\.0\\.2\\.2//1024')).toMatch(
-        /\s10\.0\.2\.2\s+eth0\s+1024\s*$/,
-      );
-      const resolvers = works(await tc('get', 'resolvers'));
-      expect(resolvers).toMatch(/^NODE\s+NAMESPACE\s+TYPE\s+ID\s+VERSION\s+RESOLVERS\s+SEARCH DOMAINS\n/);
-      expect(row(resolvers, 'ResolverStatus', 'resolvers')).toMatch(/\["10\.0\.2\.3"\]/);
-      const nodeAddresses = works(await tc('get', 'nodeaddresses'));
-      expect(nodeAddresses).toMatch(/^NODE\s+NAMESPACE\s+TYPE\s+ID\s+VERSION\s+ADDRESSES\s+SORTALGORITHM\n/);
-      expect(row(nodeAddresses, 'NodeAddress', 'default')).toMatch(/\["10\.0\.2\.15\/24"\]\s+v1\s*$/);
-      // QEMU's router advertisements add an IPv6 address (SLAAC) beside the lease
-      expect(row(nodeAddresses, 'NodeAddress', 'accumulative-no-k8s')).toMatch(/"10\.0\.2\.15\/24"/);
-      const timeservers = works(await tc('get', 'timeservers'));
-      expect(timeservers).toMatch(/^NODE\s+NAMESPACE\s+TYPE\s+ID\s+VERSION\s+TIMESERVERS\n/);
-      expect(row(timeservers, 'TimeServerStatus', 'timeservers')).toMatch(/\["time\.cloudflare\.com"\]/);
-      // the generated config asks for a stable name: talos-xxx-yyy from the machine's identity
-      expect(works(await tc('get', 'hostname'))).toMatch(
-        /HostnameStatus\s+hostname\s+\d+\s+talos-[0-9a-z]{3}-[0-9a-z]{3}\s*\n/,
-      );
+      // the same tables from talosctl and from keelctl, in talosctl's columns
+      const tables: [string, RegExp, [string, string, RegExp][]][] = [
+        [
+          'links',
+          /^NODE\s+NAMESPACE\s+TYPE\s+ID\s+VERSION\s+ALIAS\s+TYPE\s+KIND\s+HW ADDR\s+OPER STATE\s+LINK STATE\n/,
+          [
+            ['LinkStatus', 'eth0', /\sether\s+52:54:00:12:34:56\s+up\s+true\s*$/],
+            ['LinkStatus', 'lo', /\sloopback\s/],
+          ],
+        ],
+        [
+          'addresses',
+          /^NODE\s+NAMESPACE\s+TYPE\s+ID\s+VERSION\s+ADDRESS\s+LINK\n/,
+          [['AddressStatus', 'eth0/10\\.0\\.2\\.15/24', /\s10\.0\.2\.15\/24\s+eth0\s*$/]],
+        ],
+        [
+          'routes',
+          /^NODE\s+NAMESPACE\s+TYPE\s+ID\s+VERSION\s+DESTINATION\s+GATEWAY\s+LINK\s+METRIC\n/,
+          [['RouteStatus', 'inet4/10\\.0\\.2\\.2//1024', /\s10\.0\.2\.2\s+eth0\s+1024\s*$/]],
+        ],
+        [
+          'resolvers',
+          /^NODE\s+NAMESPACE\s+TYPE\s+ID\s+VERSION\s+RESOLVERS\s+SEARCH DOMAINS\n/,
+          [['ResolverStatus', 'resolvers', /\["10\.0\.2\.3"\]/]],
+        ],
+        [
+          'nodeaddresses',
+          /^NODE\s+NAMESPACE\s+TYPE\s+ID\s+VERSION\s+ADDRESSES\s+SORTALGORITHM\n/,
+          [
+            // the first address the node had, kept while it lasts: the lease, or the SLAAC one if it came first
+            ['NodeAddress', 'default', /\["(10\.0\.2\.15\/24|fec0::[0-9a-f:]+\/64)"\]\s+v1\s*$/],
+            // QEMU's router advertisements add an IPv6 address (SLAAC) beside the lease
+            ['NodeAddress', 'accumulative-no-k8s', /"10\.0\.2\.15\/24"/],
+          ],
+        ],
+        [
+          'timeservers',
+          /^NODE\s+NAMESPACE\s+TYPE\s+ID\s+VERSION\s+TIMESERVERS\n/,
+          [['TimeServerStatus', 'timeservers', /\["time\.cloudflare\.com"\]/]],
+        ],
+        [
+          'hostname',
+          /^NODE\s+NAMESPACE\s+TYPE\s+ID\s+VERSION\s+HOSTNAME\s+DOMAINNAME\n/,
+          // the generated config asks for a stable name: talos-xxx-yyy from the machine's identity
+          [['HostnameStatus', 'hostname', /\stalos-[0-9a-z]{3}-[0-9a-z]{3}\s*$/]],
+        ],
+      ];
+      for (const [what, header, rows] of tables) {
+        const fromTalosctl = works(await tc('get', what));
+        const k = await keelctl(['get', what], { TALOSCONFIG: talosconfig }).exited;
+        expect(k.code, k.stderr).toBe(0);
+        for (const out of [fromTalosctl, k.stdout]) {
+          expect(out, what).toMatch(header);
+          for (const [type, id, cells] of rows) expect(row(out, type, id)).toMatch(cells);
+        }
+      }
       expect(works(await tc('read', '/etc/resolv.conf'))).toBe('nameserver 10.0.2.3\n');
       const list = works(await tc('services'));
       for (const id of ['apid', 'machined', 'udevd'])
