@@ -25,9 +25,9 @@ export function hostAddresses(): string[] {
 }
 
 /**
- * splitHostname reads the kernel's name as hostname and domain. The kernel's `ip=dhcp` names a node without a
- * DHCP hostname after its address ("10.0.2.15"), which is no FQDN: such a node gets upstream's `addr` form
- * of a default hostname, the address with dashes (`keel-10-0-2-15`), and no domain.
+ * splitHostname reads the host's name as hostname and domain. A host named after its address ("10.0.2.15",
+ * as the kernel's own DHCP names one) has no FQDN: it gets upstream's `addr` form of a default hostname,
+ * the address with dashes (`keel-10-0-2-15`), and no domain.
  */
 export function splitHostname(name: string): { hostname: string; domainname: string } {
   const n = name.trim();

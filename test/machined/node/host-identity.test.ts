@@ -6,7 +6,7 @@ describe('splitHostname', () => {
   it.each([
     ['node-1', 'node-1', ''],
     ['node-1.example.org', 'node-1', 'example.org'],
-    // the kernel's ip=dhcp names a node without a DHCP hostname after its address
+    // a host named after its address (as the kernel's own DHCP names one)
     ['10.0.2.15', 'keel-10-0-2-15', ''],
     ['fd00::15', 'keel-fd00-15', ''],
     ['', 'keel', ''],
