@@ -60,6 +60,11 @@ export interface StartApiServerOptions {
    */
   readonly deferHandlers?: boolean;
   /**
+   * how long a maintenance API holds the node's other start-up work for its first client (default
+   * FIRST_CLIENT_HOLD_MS); 0 when no client can reach it yet (a node whose network is still to come)
+   */
+  readonly firstClientHoldMs?: number;
+  /**
    * the node's names besides the bound address (its IPs, hostname), read at each routed call; a `nodes`
    * entry with one of them (or a loopback address) and no other port is served here
    */
@@ -262,9 +267,11 @@ export async function startApiServer(opts: StartApiServerOptions): Promise<ApiSe
   self = address;
   const stopClientsFirst = clientsFirst(
     port,
-    mode === 'maintenance' ? { firstClientMs: FIRST_CLIENT_HOLD_MS, onFirstClientGone: firstClientGone } : {},
+    mode === 'maintenance'
+      ? { firstClientMs: opts.firstClientHoldMs ?? FIRST_CLIENT_HOLD_MS, onFirstClientGone: firstClientGone }
+      : {},
   );
-  if (mode !== 'maintenance') firstClientGone();
+  if (mode !== 'maintenance' || opts.firstClientHoldMs === 0) firstClientGone();
   // Version's first answer builds its types and codecs: build them while the first client is on its way
   // (after the caller has said the API listens, which happens before this turn ends)
   const versionDef = proto.services.get('machine.MachineService')?.Version;

@@ -70,6 +70,19 @@ describe('an API server with deferred handlers', () => {
     await hostname;
   });
 
+  it('waits for no first client when told none can come yet (a node still without an address)', async () => {
+    const server = await startApiServer({
+      address: '127.0.0.1:0',
+      mode: 'maintenance',
+      state: await nodeState(),
+      deferHandlers: true,
+      firstClientHoldMs: 0,
+    });
+    servers.push(server);
+    await sleep(10);
+    expect(await settled(server.firstClient)).toBe(true);
+  });
+
   it('fails the calls still waiting with UNAVAILABLE when it closes', async () => {
     const { server, machine, state } = await deferred();
     const hostname = errorOf(callUnary(machine, 'Hostname', {}));

@@ -215,8 +215,11 @@ export async function runNode(start: NodeStart): Promise<Node> {
       // listening since machined's start (then waiting for these handlers), else from now
       if (maintenanceServer) maintenanceServer.serve(handlers);
       else maintenanceServer = await start.listenForConfig(state, handlers);
-      void initialize();
-      startControllers().catch((e: unknown) => mlog.error(`controllers: ${(e as Error).message}`));
+      // the controllers first: on a node they bring up the network no client can reach it without; the
+      // Initialize sequence (udevd's coldplug) only competed with them for the CPU
+      startControllers()
+        .catch((e: unknown) => mlog.error(`controllers: ${(e as Error).message}`))
+        .finally(() => void initialize());
       cfg = await host.received;
       await maintenanceServer?.close({ signal: AbortSignal.timeout(5_000) });
       maintenanceServer = undefined;

@@ -81,6 +81,9 @@ export async function startNode(opts: NodeOptions): Promise<Node> {
       address,
       // a wildcard bind says nothing to the reader of the console: name the node's own addresses
       ...(address.startsWith('0.0.0.0:') ? { advertise: nodeAddresses() } : {}),
+      // a node whose network is Keel's to bring up has no address yet: no remote client can come before
+      // the network controllers run, so they start at once instead of waiting for one
+      ...(opts.mode !== 'container' && nodeAddresses().length === 0 ? { firstClientHoldMs: 0 } : {}),
       mode: 'maintenance',
       state,
       ...(handlers === 'later' ? { deferHandlers: true } : { handlers }),

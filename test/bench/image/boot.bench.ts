@@ -41,6 +41,8 @@ const STAGE1 = /\[keel\] \[initramfs\] stage 1 started/;
 const EXEC = /\[keel\] \[initramfs\] exec \/sbin\/init/;
 const JS_START = /\[keel\] machined started/;
 const API_READY = /\[keel\] api ready/;
+/** the network controllers' line once the DHCP lease is on the link: from then on the guest answers */
+const ADDRESS_ASSIGNED = /assigned address .*"link":"eth0"/;
 
 /** boots of each kind, interleaved: one boot's figures swing by a second or more on a busy host */
 const ROUNDS = 3;
@@ -83,6 +85,8 @@ interface NodeBoot {
   readonly ready: number;
   /** host clock, QEMU start → the first Version answer */
   readonly answeredMs: number;
+  /** host clock, API ready → the lease's address on eth0 */
+  readonly addressMs: number;
   /**
    * QEMU's translated blocks when the answer came: the guest code run so far, each piece once. Unlike
    * the timings it hardly moves with the host's speed, so it shows a change in what the guest runs even
@@ -113,6 +117,10 @@ async function bootNode(opts: { readonly idleRss: boolean }): Promise<NodeBoot> 
     // forwarder accepts at once, and a connection made before the guest's interface is up waits for the
     // forwarder's SYN retransmission (about 6 s after QEMU starts), holding the poll that long.
     await vm.waitForLine(API_READY, { timeoutMs: 300_000 });
+    const readyMs = nowMs() - t0;
+    // the guest has no address until Keel's DHCP client has a lease: poll once it is on the link
+    await vm.waitForLine(ADDRESS_ASSIGNED, { timeoutMs: 300_000 });
+    const addressMs = nowMs() - t0 - readyMs;
     let answeredMs = 0;
     while (answeredMs === 0) {
       try {
@@ -131,6 +139,7 @@ async function bootNode(opts: { readonly idleRss: boolean }): Promise<NodeBoot> 
       js: await kernelTime(vm, JS_START),
       ready: await kernelTime(vm, API_READY),
       answeredMs,
+      addressMs,
     };
     if (!opts.idleRss) return boot;
     // idle in maintenance mode for a while, then PID 1's resident set as the node reports it
@@ -209,6 +218,7 @@ await group(
     msFigure('exec /sbin/init → machined JS start', nodes, (b) => (b.js - b.exec) * 1000);
     msFigure('machined JS start → API ready', nodes, (b) => (b.ready - b.js) * 1000);
     msFigure('kernel start → API ready', nodes, (b) => b.ready * 1000);
+    msFigure('API ready → DHCP address on eth0 (host clock)', nodes, (b) => b.addressMs);
     msFigure('QEMU start → Version answered (host clock)', nodes, (b) => b.answeredMs);
     figure(
       'QEMU translated blocks at the answer (guest code run)',
