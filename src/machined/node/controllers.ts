@@ -18,10 +18,12 @@ export async function loadControllers(events: EventBus, opts: ControllerOptions 
     import('../../../controllers/v1alpha1/service.js'),
     opts.network ? import('./network-controllers.js') : undefined,
   ]);
+  // the network first: a node is reachable only once it has its address, and registration takes a
+  // turn per controller
   return [
+    ...(network && opts.network ? await network.networkControllers(opts.network) : []),
     ...CONFIG_CONTROLLERS,
     ...secretsControllers(),
     serviceController(events),
-    ...(network && opts.network ? await network.networkControllers(opts.network) : []),
   ];
 }

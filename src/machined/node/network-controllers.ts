@@ -53,16 +53,17 @@ export async function networkControllers(w: NetworkWiring): Promise<Controller[]
     import('../../../controllers/network/status.js'),
     import('../../../controllers/time/index.js'),
   ]);
+  // in the order the first address needs them: the kernel's links seen, the specs made, DHCP run
   return [
+    ...kernel.kernelNetworkControllers(),
     ...net.networkConfigControllers({
       cmdline: w.cmdline,
       ...(w.machineIdentity ? { machineIdentity: w.machineIdentity } : {}),
     }),
-    ...kernel.kernelNetworkControllers(),
+    operator.operatorSpecController({ dhcp4: dhcp4.dhcp4Operator }),
     hostname.hostnameSpecController({ apply: w.setHostname ?? hostname.kernelHostname }),
     resolver.ResolverSpecController,
     timeserver.TimeServerSpecController,
-    operator.operatorSpecController({ dhcp4: dhcp4.dhcp4Operator }),
     nodeAddress.NodeAddressController,
     sort.NodeAddressSortAlgorithmController,
     filter.AddressFilterController,
