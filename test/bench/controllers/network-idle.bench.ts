@@ -2,27 +2,11 @@
 // nothing changes, so any CPU they burn is polling. Needs root: this thread runs in network and UTS
 // namespaces of its own (the hostname controller sets the name for real), dnsmasq in a peer namespace;
 // all are left and removed afterwards. The etc files go to a temporary directory; the clock is never set.
-import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
+import { type ChildProcess, execFileSync } from 'node:child_process';
 import { closeSync, mkdtempSync, openSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createInterface } from 'node:readline';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { etcFileController } from '../../../controllers/files/etcfile.js';
-import { AddressFilterController } from '../../../controllers/k8s/address-filter.js';
-import { dhcp4Operator } from '../../../controllers/network/dhcp4-operator.js';
-import { networkEtcFileController } from '../../../controllers/network/etcfile.js';
-import { HardwareAddrController } from '../../../controllers/network/hardware-addr.js';
-import { hostnameSpecController, kernelHostname } from '../../../controllers/network/hostname-spec.js';
-import { networkConfigControllers } from '../../../controllers/network/index.js';
-import { kernelNetworkControllers } from '../../../controllers/network/kernel.js';
-import { NodeAddressController } from '../../../controllers/network/node-address.js';
-import { NodeAddressSortAlgorithmController } from '../../../controllers/network/node-address-sort-algorithm.js';
-import { operatorSpecController } from '../../../controllers/network/operator-spec.js';
-import { ResolverSpecController } from '../../../controllers/network/resolver-spec.js';
-import { networkStatusController } from '../../../controllers/network/status.js';
-import { TimeServerSpecController } from '../../../controllers/network/timeserver-spec.js';
-import { syncController } from '../../../controllers/time/index.js';
 import { AddressStatus, Family, NETWORK_NAMESPACE } from '../../../resources/network/index.js';
 import {
   type Controller,
@@ -34,7 +18,9 @@ import { kind } from '../../../src/cosi/resource/kind.js';
 import { newInmemState } from '../../../src/cosi/state/inmem/index.js';
 import type { State } from '../../../src/cosi/state/state.js';
 import { wrapCore } from '../../../src/cosi/state/wrap.js';
+import { networkControllers } from '../../../src/machined/node/network-controllers.js';
 import { CLONE_NEWNET, CLONE_NEWUTS, setnsFd, setnsPath, unshare } from '../../../src/sys/namespace.js';
+import { startDnsmasq, stopChild } from '../dnsmasq.js';
 import { figure, group } from '../harness.js';
 
 const LINK = 'ni0';
@@ -45,68 +31,18 @@ const IDLE_MS = 60_000;
 const SETTLE_MS = 30_000;
 const ip = (...args: string[]) => execFileSync('ip', args, { encoding: 'utf8' });
 
-/** startDnsmasq serves DHCP on `iface` of namespace `ns`; resolves once its range is up. */
-async function startDnsmasq(ns: string, iface: string, dir: string): Promise<ChildProcess> {
-  const child = spawn(
-    'ip',
-    [
-      ...['netns', 'exec', ns, 'setpriv', '--pdeathsig', 'KILL', '/usr/sbin/dnsmasq'],
-      ...['-k', '--log-facility=-', '--conf-file=/dev/null', `--interface=${iface}`, '--bind-interfaces'],
-      ...[`--dhcp-leasefile=${join(dir, 'leases')}`, '--log-dhcp', '--port=0'],
-      // an hour's lease: its renewal (T1, half of it) must not fall in the idle window
-      '--dhcp-range=192.0.2.10,192.0.2.200,255.255.255.0,1h',
-      '--no-ping',
-    ],
-    { stdio: ['ignore', 'ignore', 'pipe'] },
-  );
-  const log: string[] = [];
-  await new Promise<void>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`dnsmasq did not start:\n${log.join('\n')}`)), 10_000);
-    createInterface({ input: child.stderr! }).on('line', (l) => {
-      log.push(l);
-      if (/DHCP, IP range/.test(l)) {
-        clearTimeout(timer);
-        resolve();
-      }
-    });
-    child.once('exit', (code) => {
-      clearTimeout(timer);
-      reject(new Error(`dnsmasq exited (${code}):\n${log.join('\n')}`));
-    });
-  });
-  return child;
-}
-
-const stopChild = (c: ChildProcess) =>
-  new Promise<void>((resolve) => {
-    if (c.exitCode !== null || c.signalCode !== null) return resolve();
-    c.once('exit', () => resolve());
-    c.kill('SIGKILL');
-  });
-
-/** nodeControllers is networkControllers()'s list with the host-facing effects kept off this host. */
-const nodeControllers = (etcDir: string): Controller[] => [
-  ...networkConfigControllers({ cmdline: `ip=${LINK}:dhcp`, machineIdentity: 'bench' }),
-  ...kernelNetworkControllers(),
-  // the UTS namespace is this process's own (unshared below)
-  hostnameSpecController({ apply: kernelHostname }),
-  ResolverSpecController,
-  TimeServerSpecController,
-  operatorSpecController({ dhcp4: dhcp4Operator }),
-  NodeAddressController,
-  NodeAddressSortAlgorithmController,
-  AddressFilterController,
-  HardwareAddrController,
-  networkEtcFileController(),
-  etcFileController({ dir: etcDir }),
-  networkStatusController(),
-  // the NTP loop runs as on a node; a correction, should a server ever answer, is refused
-  syncController({
+/** nodeControllers are the node's own, with the host-facing effects kept off this host. */
+const nodeControllers = (etcDir: string): Promise<Controller[]> =>
+  networkControllers({
+    cmdline: `ip=${LINK}:dhcp`,
+    machineIdentity: 'bench',
+    etcDir,
+    // the UTS namespace is this process's own (unshared below), so the real setter is kept
+    // the NTP loop runs as on a node; a correction, should a server ever answer, is refused
     adjustTime: () => {
       throw new Error('the benchmark does not set the clock');
     },
-  }),
-];
+  });
 
 /** delta is `after - before` of one counter metric, per controller, without the zeros. */
 const delta = (after: RuntimeMetrics, before: RuntimeMetrics, m: keyof RuntimeMetrics) =>
@@ -167,7 +103,8 @@ await group(
       ip('link', 'add', LINK, 'type', 'veth', 'peer', 'name', 'ni1', 'netns', peer);
       ip('netns', 'exec', peer, 'ip', 'addr', 'add', '192.0.2.1/24', 'dev', 'ni1');
       ip('netns', 'exec', peer, 'ip', 'link', 'set', 'ni1', 'up');
-      dnsmasq = await startDnsmasq(peer, 'ni1', dir);
+      // an hour's lease: its renewal (T1, half of it) must not fall in the idle window
+      dnsmasq = await startDnsmasq(peer, 'ni1', dir, '1h');
 
       // warnings during the idle window are a sign of what keeps waking
       const logged: string[] = [];
@@ -178,7 +115,7 @@ await group(
       const logger: Logger = { debug: at('debug'), info: at('info'), warn: at('warn'), error: at('error') };
       const state = wrapCore(newInmemState());
       const rt = new Runtime(state, { logger });
-      for (const c of nodeControllers(join(dir, 'etc'))) rt.register(c);
+      for (const c of await nodeControllers(join(dir, 'etc'))) rt.register(c);
       const ac = new AbortController();
       const done = rt.run({ signal: ac.signal });
       stop = async () => {

@@ -1,56 +1,17 @@
 // Link up → lease bound, for the DHCPv4 client against dnsmasq over a veth: the time a node spends
 // waiting for its address at boot. Needs root; this thread runs in a network namespace of its own and
 // dnsmasq in a peer one, both removed afterwards (dnsmasq is killed, and dies with this process).
-import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
+import { type ChildProcess, execFileSync } from 'node:child_process';
 import { closeSync, mkdtempSync, openSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createInterface } from 'node:readline';
 import { startDhcp4 } from '../../../src/sys/dhcp4/client.js';
 import { CLONE_NEWNET, setnsFd, setnsPath } from '../../../src/sys/namespace.js';
+import { startDnsmasq, stopChild } from '../dnsmasq.js';
 import { figure, group, nowMs, percentile } from '../harness.js';
 
 const RUNS = 20;
 const ip = (...args: string[]) => execFileSync('ip', args, { encoding: 'utf8' });
-
-/** startDnsmasq serves DHCP on `iface` of namespace `ns`; resolves once its range is up. */
-async function startDnsmasq(ns: string, iface: string, dir: string): Promise<ChildProcess> {
-  const child = spawn(
-    'ip',
-    [
-      ...['netns', 'exec', ns, 'setpriv', '--pdeathsig', 'KILL', '/usr/sbin/dnsmasq'],
-      ...['-k', '--log-facility=-', '--conf-file=/dev/null', `--interface=${iface}`, '--bind-interfaces'],
-      ...[`--dhcp-leasefile=${join(dir, 'leases')}`, '--log-dhcp', '--port=0'],
-      '--dhcp-range=192.0.2.10,192.0.2.200,255.255.255.0,2m',
-      // dnsmasq pings an address before offering it, a wait that is the server's, not the client's
-      '--no-ping',
-    ],
-    { stdio: ['ignore', 'ignore', 'pipe'] },
-  );
-  const log: string[] = [];
-  await new Promise<void>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`dnsmasq did not start:\n${log.join('\n')}`)), 10_000);
-    createInterface({ input: child.stderr! }).on('line', (l) => {
-      log.push(l);
-      if (/DHCP, IP range/.test(l)) {
-        clearTimeout(timer);
-        resolve();
-      }
-    });
-    child.once('exit', (code) => {
-      clearTimeout(timer);
-      reject(new Error(`dnsmasq exited (${code}):\n${log.join('\n')}`));
-    });
-  });
-  return child;
-}
-
-const stopChild = (c: ChildProcess) =>
-  new Promise<void>((resolve) => {
-    if (c.exitCode !== null || c.signalCode !== null) return resolve();
-    c.once('exit', () => resolve());
-    c.kill('SIGKILL');
-  });
 
 /** leaseOnce brings `link` up, starts the client and resolves with ms from link up to the lease. */
 function leaseOnce(link: string): Promise<number> {
@@ -91,7 +52,7 @@ await group('DHCP bound time against dnsmasq (target ≤ 100 ms after link up)',
     ip('link', 'add', 'bd0', 'type', 'veth', 'peer', 'name', 'bd1', 'netns', peer);
     ip('netns', 'exec', peer, 'ip', 'addr', 'add', '192.0.2.1/24', 'dev', 'bd1');
     ip('netns', 'exec', peer, 'ip', 'link', 'set', 'bd1', 'up');
-    dnsmasq = await startDnsmasq(peer, 'bd1', dir);
+    dnsmasq = await startDnsmasq(peer, 'bd1', dir, '2m');
 
     const bound: number[] = [];
     for (let i = 0; i <= RUNS; i++) {
