@@ -155,3 +155,23 @@ export const poller = (): FdPoller => {
   shared ??= new FdPoller();
   return shared;
 };
+
+/**
+ * readable resolves once `fd` is readable (or in error) and rejects when the signal aborts first. A
+ * descriptor epoll cannot watch (a regular file: EPERM) is refused at once, so a caller can fall back.
+ */
+export function readable(fd: number, signal?: AbortSignal, p: FdPoller = poller()): Promise<void> {
+  return new Promise((resolve, reject) => {
+    if (signal?.aborted) return reject(signal.reason);
+    const onAbort = () => {
+      w.close();
+      reject(signal?.reason);
+    };
+    const w = p.watch(fd, () => {
+      w.close();
+      signal?.removeEventListener('abort', onAbort);
+      resolve();
+    });
+    signal?.addEventListener('abort', onAbort, { once: true });
+  });
+}

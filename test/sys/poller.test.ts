@@ -1,9 +1,10 @@
-import { closeSync, writeSync } from 'node:fs';
+import { closeSync, openSync, writeFileSync, writeSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { ARCH, archTable } from '../../src/sys/arch.js';
+import { isSysError } from '../../src/sys/errno.js';
 import { pipe } from '../../src/sys/pipe.js';
-import { EPOLLHUP, EPOLLIN, FdPoller } from '../../src/sys/poller.js';
-import { runSnippet, sys } from './child.js';
+import { EPOLLHUP, EPOLLIN, FdPoller, readable } from '../../src/sys/poller.js';
+import { runSnippet, scratchDir, sys } from './child.js';
 
 const once = (p: FdPoller, fd: number) =>
   new Promise<number>((resolve) => {
@@ -123,6 +124,34 @@ describe('FdPoller', () => {
     const { us } = JSON.parse(res.stdout) as { us: number };
     // a busy poll would burn the whole second; a sleeping wait costs the timer's wake-up only
     expect(us).toBeLessThan(50_000);
+  });
+});
+
+describe('readable', () => {
+  it('resolves once data arrives, rejects on abort, and refuses a plain file epoll cannot watch', async () => {
+    const p = new FdPoller();
+    const [r, w] = pipe();
+    const dir = scratchDir('keel-poll-');
+    const file = openSync(`${dir}/f`, 'w+');
+    try {
+      const arrived = readable(r, undefined, p);
+      setTimeout(() => writeSync(w, 'x'), 10);
+      await arrived;
+      const ac = new AbortController();
+      const [r2, w2] = pipe();
+      const waiting = readable(r2, ac.signal, p).catch((e: unknown) => e);
+      ac.abort(new Error('stopped'));
+      expect(String(await waiting)).toContain('stopped');
+      expect(p.watching).toBe(0);
+      closeSync(r2);
+      closeSync(w2);
+      writeFileSync(`${dir}/f`, 'data');
+      const refused = await readable(file, undefined, p).catch((e: unknown) => e);
+      expect(isSysError(refused, 'EPERM')).toBe(true);
+    } finally {
+      p.close();
+      for (const fd of [r, w, file]) closeSync(fd);
+    }
   });
 });
 

@@ -6,7 +6,9 @@
 import { constants, readSync } from 'node:fs';
 import { open } from 'node:fs/promises';
 import { setTimeout as delay, setImmediate as yieldToLoop } from 'node:timers/promises';
+import { isSysError } from '../errno.js';
 import { type KmsgRecord, parseKmsgRecord } from '../kmsg.js';
+import { readable } from '../poller.js';
 import { fsErrorOf } from './errors.js';
 
 export interface KmsgStreamOptions {
@@ -84,10 +86,23 @@ export async function* readKmsgBatches(opts: KmsgStreamOptions = {}): AsyncGener
         continue;
       }
       if (!opts.follow) return;
+      // /dev/kmsg says when a record arrives; anything epoll cannot watch (a plain file) is polled
+      if (opts.pollMs === undefined && (await kmsgReadable(fh.fd, opts.signal))) continue;
       await delay(opts.pollMs ?? 200, undefined, opts.signal ? { signal: opts.signal } : {});
     }
   } finally {
     await fh.close();
+  }
+}
+
+/** kmsgReadable waits for the next record through the poller; false when the file cannot be watched. */
+async function kmsgReadable(fd: number, signal?: AbortSignal): Promise<boolean> {
+  try {
+    await readable(fd, signal);
+    return true;
+  } catch (e) {
+    if (isSysError(e, 'EPERM')) return false;
+    throw e;
   }
 }
 
