@@ -72,20 +72,6 @@ export function syncController(opts: SyncControllerOptions): Controller {
           const settings = timeSettingsOf(cfg?.spec);
           const disabled = opts.container === true || settings.disabled;
 
-          if (!timeSynced) {
-            const since = performance.now() - bootTimeMs;
-            if (settings.bootTimeoutMs === 0) {
-              clearTimeout(timer);
-              timer = undefined;
-            } else if (since >= settings.bootTimeoutMs) {
-              timeSynced = true; // waited long enough: boot goes on with the clock as it is
-            } else if (!timer || timerAt !== bootTimeMs + settings.bootTimeoutMs) {
-              clearTimeout(timer);
-              timerAt = bootTimeMs + settings.bootTimeoutMs;
-              timer = setTimeout(() => rt.queueReconcile(), settings.bootTimeoutMs - since);
-            }
-          }
-
           if (disabled && running) {
             await stopSyncer();
           } else if (!disabled && !running) {
@@ -109,6 +95,21 @@ export function syncController(opts: SyncControllerOptions): Controller {
             timeSynced = false;
           }
           running?.syncer.setTimeServers(servers.spec.ntpServers);
+          // after a syncer (re)start, which resets the flag: a boot timeout already past still counts
+          if (!timeSynced) {
+            const since = performance.now() - bootTimeMs;
+            if (settings.bootTimeoutMs === 0) {
+              clearTimeout(timer);
+              timer = undefined;
+            } else if (since >= settings.bootTimeoutMs) {
+              timeSynced = true; // waited long enough: boot goes on with the clock as it is
+            } else if (!timer || timerAt !== bootTimeMs + settings.bootTimeoutMs) {
+              clearTimeout(timer);
+              timerAt = bootTimeMs + settings.bootTimeoutMs;
+              timer = setTimeout(() => rt.queueReconcile(), settings.bootTimeoutMs - since);
+            }
+          }
+
           if (disabled) timeSynced = true;
 
           const status: TimeStatusSpec = { synced: timeSynced, epoch, syncDisabled: disabled };
