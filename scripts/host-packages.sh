@@ -7,7 +7,7 @@ declare -A groups=(
   [kernel]="linux-source-6.1 build-essential bc flex bison libelf-dev libssl-dev cpio xz-utils zstd"
   [image]="squashfs-tools cpio zstd musl-tools gcc libc6-dev binutils systemd-boot-efi xorriso grub-pc-bin grub-efi-amd64-bin grub-common mtools dosfstools fdisk xfsprogs cryptsetup-bin dpkg-dev"
   [qemu]="qemu-system-x86 qemu-utils ovmf"
-  [net]="dnsmasq-base"
+  [net]="dnsmasq-base iproute2"
   [trace]="linux-perf"
 )
 

@@ -14,12 +14,23 @@ export type BootMedium =
   | { readonly kind: 'disk'; readonly path: string }
   | { readonly kind: 'kernel'; readonly kernel: string; readonly initrd: string; readonly cmdline: string };
 
+/**
+ * The NIC's backend. `user` is QEMU's own network (slirp), whose DHCP server cannot be turned off; `tap`
+ * attaches the NIC to an existing tap device in a network namespace, whose other end holds whatever the
+ * caller put there (no DHCP server unless it starts one). QEMU then runs inside that namespace.
+ */
+export type VmNetwork =
+  | { readonly kind: 'user' }
+  | { readonly kind: 'tap'; readonly netns: string; readonly ifname: string };
+
 export interface VmOptions {
   readonly boot: BootMedium;
+  /** default `user` */
+  readonly network?: VmNetwork;
   readonly firmware?: 'bios' | 'uefi';
   readonly memoryMiB?: number;
   readonly cpus?: number;
-  /** the host port forwarded to the node's API port (50000); none when absent */
+  /** the host port forwarded to the node's API port (50000); none when absent (user network only) */
   readonly apiPort?: number;
   /** the guest address the API port is forwarded to; default the first address QEMU's DHCP hands out */
   readonly apiGuestAddress?: string;
@@ -122,13 +133,39 @@ export function qemuArgs(
   else if (b.kind === 'disk') args.push('-drive', `file=${b.path},format=raw,if=virtio,snapshot=on`);
   else args.push('-kernel', b.kernel, '-initrd', b.initrd, '-append', b.cmdline);
   if (opts.dataDisk) args.push('-drive', `file=${opts.dataDisk},format=raw,if=virtio`);
-  const fwd =
-    opts.apiPort === undefined
-      ? ''
-      : `,hostfwd=tcp:127.0.0.1:${opts.apiPort}-${opts.apiGuestAddress ?? ''}:50000`;
-  args.push('-netdev', `user,id=net0${fwd}`, '-device', 'virtio-net-pci,netdev=net0');
+  const net = opts.network ?? { kind: 'user' };
+  if (net.kind === 'tap') {
+    // a tap has no host side to forward from: the caller reaches the guest inside the namespace
+    if (opts.apiPort !== undefined) throw new Error('a tap network forwards no port (apiPort is for user)');
+    args.push('-netdev', `tap,id=net0,ifname=${net.ifname},script=no,downscript=no`);
+  } else {
+    const fwd =
+      opts.apiPort === undefined
+        ? ''
+        : `,hostfwd=tcp:127.0.0.1:${opts.apiPort}-${opts.apiGuestAddress ?? ''}:50000`;
+    args.push('-netdev', `user,id=net0${fwd}`);
+  }
+  args.push('-device', 'virtio-net-pci,netdev=net0');
   return args;
 }
+
+/**
+ * qemuCommand is the program and arguments startVm spawns; pure. On a tap network QEMU is started in the
+ * tap's namespace: `ip netns exec` and `setpriv` each exec the next program in the same process, so the
+ * child's pid, signals and exit status are QEMU's own. The parent-death signal ends QEMU with the process
+ * that started it, so a crashed run leaves no QEMU holding its namespace.
+ */
+export function qemuCommand(
+  opts: VmOptions,
+  files: { readonly monitor: string; readonly vars?: string },
+): { readonly file: string; readonly args: readonly string[] } {
+  const args = qemuArgs(opts, files);
+  const net = opts.network ?? { kind: 'user' };
+  if (net.kind === 'user') return { file: QEMU, args };
+  return { file: 'ip', args: ['netns', 'exec', net.netns, 'setpriv', '--pdeathsig', 'KILL', QEMU, ...args] };
+}
+
+const QEMU = 'qemu-system-x86_64';
 
 /** startVm boots a VM; the caller must kill() it (tests: in afterEach/finally). */
 export function startVm(opts: VmOptions): Vm {
@@ -141,9 +178,8 @@ export function startVm(opts: VmOptions): Vm {
     vars = join(dir, 'OVMF_VARS.fd');
     copyFileSync(OVMF_VARS, vars);
   }
-  const child: ChildProcess = spawn('qemu-system-x86_64', qemuArgs(opts, { monitor: monitorPath, vars }), {
-    stdio: ['pipe', 'pipe', 'pipe'],
-  });
+  const cmd = qemuCommand(opts, { monitor: monitorPath, vars });
+  const child: ChildProcess = spawn(cmd.file, cmd.args, { stdio: ['pipe', 'pipe', 'pipe'] });
   const lines: string[] = [];
   const stderr: string[] = [];
   const waiters = new Set<() => void>();
@@ -184,7 +220,8 @@ export function startVm(opts: VmOptions): Vm {
     child.once('close', (code, signal) => end({ code, signal }));
     // no QEMU to run (its 'close' follows): say what to install, and end as a shell would (127)
     child.once('error', (e) => {
-      const line = `qemu-system-x86_64 could not be started (${e.message}); install it: scripts/host-packages.sh qemu`;
+      const group = cmd.file === QEMU ? 'qemu' : 'net';
+      const line = `${cmd.file} could not be started (${e.message}); install it: scripts/host-packages.sh ${group}`;
       stderr.push(line);
       opts.onStderr?.(line);
       end({ code: 127, signal: null });

@@ -1,7 +1,13 @@
 // The QEMU command line of Keel's VMs (pure): the instruction-counting mode the boot benchmark uses to
-// measure the guest's own work.
+// measure the guest's own work, and the NIC's backend (QEMU's user network, or a tap in a namespace).
 import { describe, expect, it } from 'vitest';
-import { CPU_MODEL, ICOUNT_NS_PER_INSTRUCTION, qemuArgs, type VmOptions } from '../../scripts/lib/qemu.js';
+import {
+  CPU_MODEL,
+  ICOUNT_NS_PER_INSTRUCTION,
+  qemuArgs,
+  qemuCommand,
+  type VmOptions,
+} from '../../scripts/lib/qemu.js';
 
 const boot: VmOptions['boot'] = {
   kind: 'kernel',
@@ -44,5 +50,43 @@ describe('qemuArgs', () => {
   it('refuses to count instructions with more than one CPU, or with the default two', () => {
     expect(() => qemuArgs({ boot, cpus: 2, countInstructions: true }, files)).toThrow(/one CPU \(cpus: 1\)/);
     expect(() => qemuArgs({ boot, countInstructions: true }, files)).toThrow(/one CPU/);
+  });
+
+  it("puts the NIC on QEMU's user network by default, forwarding the API port when asked", () => {
+    expect(argOf(qemuArgs({ boot }, files), '-netdev')).toBe('user,id=net0');
+    const fwd = qemuArgs({ boot, apiPort: 50123, apiGuestAddress: '10.0.2.50' }, files);
+    expect(argOf(fwd, '-netdev')).toBe('user,id=net0,hostfwd=tcp:127.0.0.1:50123-10.0.2.50:50000');
+    expect(fwd).toContain('virtio-net-pci,netdev=net0');
+    expect(qemuCommand({ boot }, files)).toEqual({
+      file: 'qemu-system-x86_64',
+      args: qemuArgs({ boot }, files),
+    });
+  });
+
+  it("attaches the NIC to a tap without QEMU's scripts, and starts QEMU in the tap's namespace", () => {
+    const network = { kind: 'tap', netns: 'keel-t-1-tap0', ifname: 'tap0' } as const;
+    const args = qemuArgs({ boot, network }, files);
+    expect(argOf(args, '-netdev')).toBe('tap,id=net0,ifname=tap0,script=no,downscript=no');
+    expect(args).toContain('virtio-net-pci,netdev=net0');
+    expect(args.join(' ')).not.toMatch(/user,|hostfwd/);
+    // each wrapper execs the next in the same process, so the child's pid is QEMU's
+    expect(qemuCommand({ boot, network }, files)).toEqual({
+      file: 'ip',
+      args: [
+        'netns',
+        'exec',
+        'keel-t-1-tap0',
+        'setpriv',
+        '--pdeathsig',
+        'KILL',
+        'qemu-system-x86_64',
+        ...args,
+      ],
+    });
+  });
+
+  it('refuses a forwarded port on a tap, which has no host side to forward from', () => {
+    const network = { kind: 'tap', netns: 'n', ifname: 'tap0' } as const;
+    expect(() => qemuArgs({ boot, network, apiPort: 50000 }, files)).toThrow(/forwards no port/);
   });
 });

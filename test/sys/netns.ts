@@ -90,3 +90,25 @@ export function vethTo(peer: Peer, local: string, remote: string): void {
   ip('link', 'set', local, 'up');
   peer.run('ip', 'link', 'set', remote, 'up');
 }
+
+export interface TapPeer extends Peer {
+  /** the tap device in the namespace, for QEMU's `-netdev tap,ifname=…` */
+  readonly ifname: string;
+}
+
+/**
+ * tapNetns makes a namespace with lo up and a (persistent) tap device in it holding `address` (a CIDR),
+ * for a VM's NIC: the VM's network is then only what the test puts in there, and nothing of it reaches
+ * the host's own namespace. Kill the VM before the file ends (the tap goes with the namespace).
+ */
+export function tapNetns(address: string, tag = 'tap'): TapPeer {
+  requireRoot('a tap network for a VM');
+  sweepStale();
+  const peer = peerNetns(tag);
+  const ifname = 'tap0';
+  peer.run('ip', 'link', 'set', 'lo', 'up');
+  peer.run('ip', 'tuntap', 'add', 'dev', ifname, 'mode', 'tap');
+  peer.run('ip', 'address', 'add', address, 'dev', ifname);
+  peer.run('ip', 'link', 'set', ifname, 'up');
+  return { ...peer, ifname };
+}
