@@ -63,7 +63,8 @@ export function udevdService(opts: UdevdServiceOptions = {}): ServiceDefinition 
         // disks named by /dev/disk/by-* must exist before anything looks for them
         await udevadmRun(['settle', '--timeout=50'], signal);
       },
-      settings: { initialDelayMs: 200, periodMs: 10_000, timeoutMs: 60_000 },
+      // upstream's: a settle spawns a process, which an idle node must not do every few seconds
+      settings: { initialDelayMs: 100, periodMs: 60_000, timeoutMs: 55_000 },
     },
   };
 }
