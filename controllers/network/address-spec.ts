@@ -6,9 +6,10 @@ import {
   AddressSpec,
   type AddressSpecSpec,
   Family,
+  KernelRefusal,
   NETWORK_NAMESPACE,
 } from '../../resources/network/index.js';
-import { defineController, input, type Logger } from '../../src/cosi/controller/index.js';
+import { defineController, input, type Logger, output } from '../../src/cosi/controller/index.js';
 import type { TypedResource } from '../../src/cosi/resource/typed.js';
 import * as C from '../../src/sys/netlink/constants.js';
 import {
@@ -33,8 +34,9 @@ const GROUPS = [C.RTNLGRP_LINK, C.RTNLGRP_IPV4_IFADDR, C.RTNLGRP_IPV6_IFADDR];
 export const AddressSpecController = defineController({
   name: ADDRESS_SPEC_CONTROLLER,
   inputs: [input(AddressSpec, { namespace: NETWORK_NAMESPACE, kind: 'strong' })],
+  outputs: [output(KernelRefusal, 'shared')], // each spec controller owns the refusals of its own kind
   async run(rt, { signal, logger }) {
-    const refused = refusals(rt, logger);
+    const refused = refusals(rt, logger, { kind: 'address', type: AddressSpec.type });
     try {
       await kernelLoop(rt, { groups: GROUPS, signal }, async (sock) => {
         const specs = await rt.list(AddressSpec, { namespace: NETWORK_NAMESPACE, signal });
@@ -64,7 +66,7 @@ export const AddressSpecController = defineController({
           }
         }
         refused.retain(new Set(specs.map((s) => s.metadata.id)));
-        refused.arm();
+        await refused.flush({ signal });
         rt.resetBackoff();
       });
     } finally {

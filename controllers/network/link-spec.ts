@@ -3,8 +3,14 @@
 // VLAN changes, and deleted when their spec is torn down, before the finalizer is released; every link
 // is set up or down, its MTU, hardware address, multicast flag and master as the spec says. Link events
 // wake it, so `ip link set … down` made by hand is undone at once.
-import { LinkKind, LinkSpec, type LinkSpecSpec, NETWORK_NAMESPACE } from '../../resources/network/index.js';
-import { defineController, input, type Logger } from '../../src/cosi/controller/index.js';
+import {
+  KernelRefusal,
+  LinkKind,
+  LinkSpec,
+  type LinkSpecSpec,
+  NETWORK_NAMESPACE,
+} from '../../resources/network/index.js';
+import { defineController, input, type Logger, output } from '../../src/cosi/controller/index.js';
 import type { TypedResource } from '../../src/cosi/resource/typed.js';
 import * as C from '../../src/sys/netlink/constants.js';
 import {
@@ -35,8 +41,9 @@ export const LINK_SPEC_CONTROLLER = 'network.LinkSpecController';
 export const LinkSpecController = defineController({
   name: LINK_SPEC_CONTROLLER,
   inputs: [input(LinkSpec, { namespace: NETWORK_NAMESPACE, kind: 'strong' })],
+  outputs: [output(KernelRefusal, 'shared')], // each spec controller owns the refusals of its own kind
   async run(rt, { signal, logger }) {
-    const refused = refusals(rt, logger);
+    const refused = refusals(rt, logger, { kind: 'link', type: LinkSpec.type });
     try {
       await kernelLoop(rt, { groups: [C.RTNLGRP_LINK], signal }, async (sock) => {
         const specs = sortBonds(await rt.list(LinkSpec, { namespace: NETWORK_NAMESPACE, signal }));
@@ -66,7 +73,7 @@ export const LinkSpecController = defineController({
           }
         }
         refused.retain(new Set(specs.map((s) => s.metadata.id)));
-        refused.arm();
+        await refused.flush({ signal });
         rt.resetBackoff();
       });
     } finally {

@@ -4,12 +4,13 @@
 // acted on at once.
 import {
   familyOfIP,
+  KernelRefusal,
   NETWORK_NAMESPACE,
   RouteSpec,
   type RouteSpecSpec,
   routeFlagsEqual,
 } from '../../resources/network/index.js';
-import { defineController, input, type Logger } from '../../src/cosi/controller/index.js';
+import { defineController, input, type Logger, output } from '../../src/cosi/controller/index.js';
 import * as C from '../../src/sys/netlink/constants.js';
 import {
   encodeRoute,
@@ -38,8 +39,9 @@ const GROUPS = [
 export const RouteSpecController = defineController({
   name: ROUTE_SPEC_CONTROLLER,
   inputs: [input(RouteSpec, { namespace: NETWORK_NAMESPACE, kind: 'strong' })],
+  outputs: [output(KernelRefusal, 'shared')], // each spec controller owns the refusals of its own kind
   async run(rt, { signal, logger }) {
-    const refused = refusals(rt, logger);
+    const refused = refusals(rt, logger, { kind: 'route', type: RouteSpec.type });
     try {
       await kernelLoop(rt, { groups: GROUPS, signal }, async (sock) => {
         const specs = await rt.list(RouteSpec, { namespace: NETWORK_NAMESPACE, signal });
@@ -72,7 +74,7 @@ export const RouteSpecController = defineController({
           }
         }
         refused.retain(new Set(specs.map((s) => s.metadata.id)));
-        refused.arm();
+        await refused.flush({ signal });
         rt.resetBackoff();
       });
     } finally {

@@ -11,6 +11,7 @@ import { DeviceConfigSpec } from './device-config-spec.js';
 import { HardwareAddr } from './hardware-addr.js';
 import { HostnameSpec } from './hostname-spec.js';
 import { HostnameStatus } from './hostname-status.js';
+import { KernelRefusal } from './kernel-refusal.js';
 import { LinkSpec } from './link-spec.js';
 import { LinkStatus } from './link-status.js';
 import { NetworkStatus } from './network-status.js';
@@ -38,6 +39,7 @@ export * from './hostname-spec.js';
 export * from './hostname-status.js';
 export * from './ids.js';
 export * from './ip.js';
+export * from './kernel-refusal.js';
 export * from './link-enums.js';
 export * from './link-kinds.js';
 export * from './link-spec.js';
@@ -76,6 +78,7 @@ export const NETWORK_TYPES = [
   HardwareAddr,
   DeviceConfigSpec,
   NetworkStatus,
+  KernelRefusal,
 ] as const;
 
 /** registerNetworkResources records the definitions of the network types in a state. */

@@ -1,7 +1,8 @@
 // AddressSpecController against the real kernel, in a namespace of its own: specs converge (IPv4 and
 // IPv6, on a link that appears later), drift made by hand is undone, a torn-down spec's address leaves
-// the kernel before its finalizer is released, and a refused spec is logged with its errno while the
-// others still converge, without the controller spinning on it.
+// the kernel before its finalizer is released, and a refused spec is logged and shown as a KernelRefusal
+// with its errno while the others still converge, without the controller spinning on it; the refusal
+// goes with its spec.
 import { describe, expect, it, onTestFinished } from 'vitest';
 import {
   ADDRESS_SPEC_CONTROLLER,
@@ -14,10 +15,11 @@ import {
   type AddressSpecSpec,
   ConfigLayer,
   Family,
+  KernelRefusal,
   NETWORK_NAMESPACE,
   Scope,
 } from '../../../resources/network/index.js';
-import { assertResource } from '../../../src/cosi/testing/assert-resources.js';
+import { assertNoResource, assertResource } from '../../../src/cosi/testing/assert-resources.js';
 import type { Address } from '../../../src/sys/netlink/index.js';
 import { enterNetns, ip } from '../../sys/netns.js';
 import { counter, ipj, startKernelRuntime, waitFor } from './kernel-env.js';
@@ -116,12 +118,13 @@ describe('network.AddressSpecController', () => {
     expect(kernelAddr('ad0', 'fd00:6::1/64')).toBeDefined();
   });
 
-  it('logs a refused spec with its errno, converges the others, and does not spin', async () => {
+  it('logs a refused spec, shows it as a status with its errno, converges the others, and does not spin', async () => {
     veth('ar0');
     const env = startKernelRuntime([AddressSpecController]);
     onTestFinished(env.stop);
     // an IPv6 multicast address without IFA_F_MCAUTOJOIN: the kernel answers EADDRNOTAVAIL
-    await env.state.create(spec('ar0', 'ff02::5/128'));
+    const refused = spec('ar0', 'ff02::5/128');
+    await env.state.create(refused);
     await env.state.create(spec('ar0', '10.5.0.1/24'));
     await waitFor(() => expect(kernelAddr('ar0', '10.5.0.1/24')).toBeDefined());
     await waitFor(() =>
@@ -143,5 +146,22 @@ describe('network.AddressSpecController', () => {
     // the others still converge while it is refused
     ip('addr', 'del', '10.5.0.1/24', 'dev', 'ar0');
     await waitFor(() => expect(kernelAddr('ar0', '10.5.0.1/24')).toBeDefined(), 5000);
+
+    // the refusal is a status with its errno, counting the retries; the converged spec has none
+    const id = 'address/ar0/ff02::5/128';
+    await assertResource(env.state, KernelRefusal, id, (r) => {
+      expect(r.spec).toMatchObject({ specType: AddressSpec.type, specID: 'ar0/ff02::5/128' });
+      expect(r.spec.errno).toBe('EADDRNOTAVAIL');
+      expect(r.spec.attempts).toBeGreaterThanOrEqual(2);
+    });
+    const all = await env.state.list({ namespace: NETWORK_NAMESPACE, type: KernelRefusal.type });
+    expect(all.map((r) => r.metadata.id)).toEqual([id]);
+    // the spec goes away: so does its refusal
+    await env.state.teardown(refused.metadata);
+    await assertResource(env.state, AddressSpec, refused.metadata.id, (r) =>
+      expect(r.metadata.finalizers.has(ADDRESS_SPEC_CONTROLLER)).toBe(false),
+    );
+    await env.state.destroy(refused.metadata);
+    await assertNoResource(env.state, KernelRefusal, id);
   });
 });

@@ -1,7 +1,7 @@
 // LinkSpecController against the real kernel, in a namespace of its own: a bridge is made with its
 // settings and veths enslaved to it, drift by hand is undone, a torn-down logical link is deleted
-// before its finalizer is released, an MTU the kernel refuses is logged with its errno without
-// spinning, and a dummy, a vlan on it and a bond of two dummies are made where the kernel has those
+// before its finalizer is released, an MTU the kernel refuses is logged and shown as a KernelRefusal
+// with its errno without spinning (and gone once the spec is fixed), and a dummy, a vlan on it and a bond of two dummies are made where the kernel has those
 // kinds (and otherwise refused with EOPNOTSUPP, the others still converging).
 import { execFileSync } from 'node:child_process';
 import { describe, expect, it, onTestFinished } from 'vitest';
@@ -10,6 +10,7 @@ import {
   BondMode,
   bondMasterZero,
   ConfigLayer,
+  KernelRefusal,
   LinkSpec,
   type LinkSpecSpec,
   LinkType,
@@ -17,7 +18,7 @@ import {
   NETWORK_NAMESPACE,
   VLANProtocol,
 } from '../../../resources/network/index.js';
-import { assertResource } from '../../../src/cosi/testing/assert-resources.js';
+import { assertNoResource, assertResource } from '../../../src/cosi/testing/assert-resources.js';
 import { enterNetns, ip } from '../../sys/netns.js';
 import { counter, ipj, startKernelRuntime, waitFor } from './kernel-env.js';
 
@@ -110,12 +111,13 @@ describe('network.LinkSpecController', () => {
     expect(show('lv0')).toBeDefined(); // a physical link is never deleted
   });
 
-  it('logs an MTU the kernel refuses with its errno, converges the others, and does not spin', async () => {
+  it('logs an MTU the kernel refuses, shows it as a status with its errno, does not spin, and clears it once fixed', async () => {
     ip('link', 'add', 'lm0', 'type', 'veth', 'peer', 'name', 'lm0p');
     cleanup('lm0');
     const env = startKernelRuntime([LinkSpecController]);
     onTestFinished(env.stop);
-    await env.state.create(link('lm0', { up: true, mtu: 70_000 }));
+    const lm0 = link('lm0', { up: true, mtu: 70_000 });
+    await env.state.create(lm0);
     await env.state.create(link('lm0p', { up: true, mtu: 1280 }));
     await waitFor(() => expect(show('lm0p')?.mtu).toBe(1280));
     await waitFor(() =>
@@ -132,6 +134,21 @@ describe('network.LinkSpecController', () => {
     expect(counter(env, 'controller_crashes', LINK_SPEC_CONTROLLER)).toBe(0);
     ip('link', 'set', 'lm0p', 'mtu', '1500');
     await waitFor(() => expect(show('lm0p')?.mtu).toBe(1280), 5000);
+
+    // the refusal is a status with its errno, counting the retries (250 ms, then 500 ms apart)
+    const refusal = await assertResource(env.state, KernelRefusal, 'link/lm0', (r) => {
+      expect(r.spec).toMatchObject({ specType: LinkSpec.type, specID: 'lm0', errno: 'EINVAL' });
+      expect(r.spec.attempts).toBeGreaterThanOrEqual(2);
+    });
+    expect(refusal.spec.message).toContain('EINVAL');
+    expect(refusal.spec.nextRetry).toBeGreaterThan(refusal.spec.since);
+    expect(refusal.metadata.owner).toBe(LINK_SPEC_CONTROLLER);
+    // a spec the kernel takes: applied at once (a new version is not waited out), its refusal gone
+    await env.state.updateWithConflicts<LinkSpec>(lm0.metadata, (r) => {
+      r.spec.mtu = 9000;
+    });
+    await waitFor(() => expect(show('lm0')?.mtu).toBe(9000), 5000);
+    await assertNoResource(env.state, KernelRefusal, 'link/lm0');
   });
 
   it('makes a dummy, a vlan on it and a bond of two dummies, where the kernel has those kinds', async () => {

@@ -1,8 +1,8 @@
 // RouteSpecController against the real kernel, in a namespace of its own: a default gateway with metric
 // 1024, a route in table 100, an on-link route with a source and an IPv6 route converge; drift made by
 // hand is undone; a torn-down spec's route leaves the kernel before its finalizer is released; a route
-// via a gateway on no link (ENETUNREACH) is logged with its errno, does not spin the controller, and
-// applies once an address makes the gateway reachable.
+// via a gateway on no link (ENETUNREACH) is logged and shown as a KernelRefusal with its errno, does
+// not spin the controller, and applies once an address makes the gateway reachable, its refusal gone.
 import { describe, expect, it, onTestFinished } from 'vitest';
 import {
   ROUTE_SPEC_CONTROLLER,
@@ -12,6 +12,7 @@ import {
 import {
   ConfigLayer,
   Family,
+  KernelRefusal,
   NETWORK_NAMESPACE,
   RouteProtocol,
   RouteSpec,
@@ -21,7 +22,7 @@ import {
   routeID,
   Scope,
 } from '../../../resources/network/index.js';
-import { assertResource } from '../../../src/cosi/testing/assert-resources.js';
+import { assertNoResource, assertResource } from '../../../src/cosi/testing/assert-resources.js';
 import { enterNetns, ip } from '../../sys/netns.js';
 import { counter, ipj, startKernelRuntime, waitFor } from './kernel-env.js';
 
@@ -153,11 +154,12 @@ describe('network.RouteSpecController', () => {
     expect(kernelRoute('-4', 'default')).toBeDefined();
   });
 
-  it('logs an unreachable gateway with its errno, does not spin, and applies it once reachable', async () => {
+  it('logs an unreachable gateway, shows its errno as a status, does not spin, and applies it once reachable', async () => {
     veth('ru0', '10.3.0.1/24');
     const env = startKernelRuntime([RouteSpecController]);
     onTestFinished(env.stop);
-    await env.state.create(route({ destination: '10.20.0.0/16', gateway: '192.0.2.1' }));
+    const unreachable = route({ destination: '10.20.0.0/16', gateway: '192.0.2.1' });
+    await env.state.create(unreachable);
     await env.state.create(route({ destination: '10.21.0.0/16', gateway: '10.3.0.254' }));
     await waitFor(() => expect(kernelRoute('-4', '10.21.0.0/16')).toBeDefined());
     await waitFor(() =>
@@ -173,6 +175,9 @@ describe('network.RouteSpecController', () => {
     expect(c).toBeLessThanOrEqual(10);
     expect(errors).toBeLessThanOrEqual(1);
     expect(counter(env, 'controller_crashes', ROUTE_SPEC_CONTROLLER)).toBe(0);
+    const refusal = await assertResource(env.state, KernelRefusal, `route/${unreachable.metadata.id}`, (r) =>
+      expect(r.spec).toMatchObject({ specType: RouteSpec.type, errno: 'ENETUNREACH' }),
+    );
 
     // the gateway's subnet appears: the refused route is retried and applies
     ip('addr', 'add', '192.0.2.10/24', 'dev', 'ru0');
@@ -181,5 +186,6 @@ describe('network.RouteSpecController', () => {
       10_000,
     );
     console.log(`refused route applied ${t.toFixed(0)} ms after its gateway became reachable`);
+    await assertNoResource(env.state, KernelRefusal, refusal.metadata.id);
   });
 });

@@ -97,6 +97,19 @@ describe('talosctl against a container node', () => {
     }
   });
 
+  it("get kernelrefusals (Keel's own type) resolves by its aliases and prints its columns", async () => {
+    // a container node runs no spec controller, so it has no refusal: the header alone
+    for (const alias of ['kernelrefusals', 'refusals', 'kr', 'kernelrefusals.net.keel.dev']) {
+      const out = works(await tc('get', alias));
+      expect(out.trim(), alias).toMatch(
+        /^NODE\s+NAMESPACE\s+TYPE\s+ID\s+VERSION\s+ERRNO\s+ATTEMPTS\s+MESSAGE$/,
+      );
+    }
+    const rd = works(await tc('get', 'rd', 'kernelrefusals.net.keel.dev', '-o', 'yaml'));
+    expect(rd).toContain('defaultNamespace: network');
+    expect(rd).toContain("jsonPath: '{.errno}'");
+  });
+
   it('get --watch prints the current resources and then follows', async () => {
     for (const type of ['machinestatus', 'services', 'mc']) {
       const r = await talosctlFollow(
