@@ -5,9 +5,11 @@
 // loads pluralize itself only for a name not in it.
 import pluralize from 'pluralize';
 import { CONFIG_TYPES } from '../../resources/config/index.js';
+import { FILES_TYPES } from '../../resources/files/index.js';
 import { NETWORK_TYPES } from '../../resources/network/index.js';
 import { RUNTIME_TYPES } from '../../resources/runtime/index.js';
 import { SECRETS_TYPES } from '../../resources/secrets/index.js';
+import { TIME_TYPES } from '../../resources/time/index.js';
 import { V1ALPHA1_TYPES } from '../../resources/v1alpha1/index.js';
 import { NamespaceType, ResourceDefinitionType } from '../../src/cosi/resource/meta/index.js';
 
@@ -19,9 +21,11 @@ export interface PluralAnswers {
 /** RESOURCE_TYPES are the types machined registers (src/machined registers each of these lists). */
 export const RESOURCE_TYPES = [
   ...CONFIG_TYPES,
+  ...FILES_TYPES,
   ...NETWORK_TYPES,
   ...RUNTIME_TYPES,
   ...SECRETS_TYPES,
+  ...TIME_TYPES,
   ...V1ALPHA1_TYPES,
   NamespaceType,
   ResourceDefinitionType,
