@@ -97,9 +97,9 @@ export async function runNode(start: NodeStart): Promise<Node> {
     log: mlog.line,
   });
 
-  // feeds that run for the node's life: status changes onto the bus, the kernel log into its ring (from
-  // when the controllers start: the kernel keeps its records until then, and reading its boot backlog
-  // record by record held the maintenance API back)
+  // feeds that run for the node's life: status changes onto the bus, the kernel log into its ring (once
+  // the controllers are registered: reading the boot backlog record by record held first the maintenance
+  // API back, then the network's start)
   const stopFeeds = new AbortController();
   await publishMachineStatus(state, events, stopFeeds.signal);
   machined.addShutdownHook({ name: 'stopFeeds', run: async () => stopFeeds.abort() });
@@ -109,7 +109,6 @@ export async function runNode(start: NodeStart): Promise<Node> {
   let controllersStarted: Promise<void> | undefined;
   const startControllers = () => {
     controllersStarted ??= (async () => {
-      void pumpKernelLog(logs.serviceLog(KERNEL_LOG), stopFeeds.signal, mlog.line);
       // their modules are evaluated in a turn of their own, after a client the API is holding turns for;
       // then one registration per turn: registering them all at once held the first API connection for
       // the whole burst
@@ -126,6 +125,7 @@ export async function runNode(start: NodeStart): Promise<Node> {
         await nextTurn();
         runtime.register(c);
       }
+      void pumpKernelLog(logs.serviceLog(KERNEL_LOG), stopFeeds.signal, mlog.line);
       if (container) await publishHostIdentity(state);
     })();
     return controllersStarted;
