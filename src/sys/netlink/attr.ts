@@ -18,8 +18,10 @@ export const align4 = (n: number): number => (n + 3) & ~3;
 export function parseAttrs(buf: Buffer, offset = 0, end = buf.length): Attr[] {
   const out: Attr[] = [];
   while (offset + NLA_HDRLEN <= end) {
-    const len = buf.readUInt16LE(offset);
-    const type = buf.readUInt16LE(offset + 2);
+    // byte reads, not readUInt16LE: the loop runs for every attribute of every dump, and cold (first boot
+    // runs, under emulation) the checked call cost more than the rest of the decoding
+    const len = buf[offset]! | (buf[offset + 1]! << 8);
+    const type = buf[offset + 2]! | (buf[offset + 3]! << 8);
     if (len < NLA_HDRLEN || offset + len > end) break;
     out.push({
       type: type & NLA_TYPE_MASK,
