@@ -121,6 +121,13 @@ describe('the Keel ISO in QEMU', () => {
       await vm.waitForLine(/apply-config --insecure/, { timeoutMs: BOOT_MS });
       const v = await retry('maintenance Version', () => version(port, anonymous()));
       expect((v.version as Reply).tag).toBe(wireTag(PACKAGE_VERSION));
+      // the lease is recorded in the kernel log, and the console names the address to apply a config to
+      await vm.waitForLine(/\[\s*\d+\.\d+\] \[keel\] node addresses: 10\.0\.2\.15\/24/, {
+        timeoutMs: 60_000,
+      });
+      await vm.waitForLine(/\[keel\] apply a config: keelctl apply-config --insecure --nodes 10\.0\.2\.15 /, {
+        timeoutMs: 60_000,
+      });
       // the executable's trained code cache was accepted by the node's V8 (else boot takes seconds longer)
       expect(vm.lines.join('\n')).not.toMatch(/code cache rejected/);
       // the guest keeps its clock on the TSC (read in user space), not the emulated HPET (scripts/lib/qemu.ts)

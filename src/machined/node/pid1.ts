@@ -72,11 +72,21 @@ export function runPid1(opts: Pid1Options = {}): Promise<Node> {
       }
     }, TRIM_AFTER_MS).unref();
   };
+  let maintenance = false;
   // the moment an API listens is the one the boot timeline calls ready
   const onApiListening = (mode: ApiListening) => {
     kmsg(`[keel] api ready (${mode})`);
     trimWhenIdle();
-    if (mode === 'maintenance') for (const l of applyConfigHint(nodeAddresses(), port)) out(l);
+    maintenance = mode === 'maintenance';
+    if (maintenance) for (const l of applyConfigHint(nodeAddresses(), port)) out(l);
+  };
+  // Keel's own network comes up after the API: the kernel log records when the node got its addresses
+  // (the boot timeline's "address" mark), and a node still waiting for a config names them on the console
+  const onAddresses = (prefixes: readonly string[]) => {
+    kmsg(`[keel] node addresses: ${prefixes.length ? prefixes.join(', ') : 'none'}`);
+    const v4 = prefixes.filter((p) => !p.includes(':')).map((p) => p.slice(0, p.indexOf('/')));
+    // the record names the addresses already; the hint adds how to reach them
+    if (maintenance && v4.length) for (const l of applyConfigHint(v4, port).slice(1)) out(l);
   };
   return startNode({
     mode: 'pid1',
@@ -84,6 +94,7 @@ export function runPid1(opts: Pid1Options = {}): Promise<Node> {
     apiAddress: address,
     console: out,
     onApiListening,
+    onAddresses,
     version: keelVersion(),
   });
 }

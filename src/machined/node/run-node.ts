@@ -10,6 +10,8 @@ import {
   NETWORK_NAMESPACE,
   NETWORK_STATUS_ID,
   NetworkStatus,
+  NODE_ADDRESS_CURRENT_ID,
+  NodeAddress,
   registerNetworkResources,
 } from '../../../resources/network/index.js';
 import { registerSecretsResources, SECRETS_NAMESPACE } from '../../../resources/secrets/index.js';
@@ -24,6 +26,7 @@ import { nextTurn } from '../../cosi/controller/index.js';
 import type { Pointer } from '../../cosi/resource/kind.js';
 import { registerNamespace } from '../../cosi/resource/meta/index.js';
 import type { ResourceType, TypedResource } from '../../cosi/resource/typed.js';
+import type { State } from '../../cosi/state/state.js';
 import { BOOT_ID_PATH } from '../boot-id.js';
 import { SYSTEM_CGROUP_BASE, setUpSystemCgroups } from '../cgroups.js';
 import { EventBus, newXidSource } from '../events/index.js';
@@ -121,6 +124,11 @@ export async function runNode(start: NodeStart): Promise<Node> {
       const network = container
         ? undefined
         : { cmdline: kernelCmdline(), machineIdentity: found ?? randomUUID() };
+      // watched before the controllers run, so the first address is told the moment it is there
+      if (!container && opts.onAddresses)
+        announceAddresses(state, opts.onAddresses, stopFeeds.signal).catch((e: unknown) =>
+          mlog.error(`node addresses: ${(e as Error).message}`),
+        );
       for (const c of await loadControllers(events, network ? { network } : {})) {
         await nextTurn();
         runtime.register(c);
@@ -295,4 +303,24 @@ function acquireConfig(
 function consoleLine(json: string): string {
   const { level: _level, msg, ...fields } = JSON.parse(json) as Record<string, unknown>;
   return `[controller-runtime] ${String(msg)} ${JSON.stringify(fields)}`;
+}
+
+/** announceAddresses tells `onAddresses` the node's current addresses each time their list changes. */
+async function announceAddresses(
+  state: State,
+  onAddresses: (prefixes: readonly string[]) => void,
+  signal: AbortSignal,
+): Promise<void> {
+  let last = '';
+  try {
+    for await (const ev of await state.watch(NodeAddress.pointer(NODE_ADDRESS_CURRENT_ID), { signal })) {
+      if (ev.type !== 'created' && ev.type !== 'updated' && ev.type !== 'destroyed') continue;
+      const prefixes = ev.type === 'destroyed' ? [] : (ev.resource as NodeAddress).spec.addresses;
+      if (prefixes.join(' ') === last) continue;
+      last = prefixes.join(' ');
+      onAddresses(prefixes);
+    }
+  } catch (e) {
+    if (!signal.aborted) throw e;
+  }
 }

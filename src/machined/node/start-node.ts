@@ -35,6 +35,11 @@ export interface NodeOptions {
   readonly version?: VersionInfo;
   /** told when an API starts listening: maintenance mode, then mutual TLS once configured */
   readonly onApiListening?: (mode: ApiListening) => void;
+  /**
+   * told each time the node's current addresses change (prefixes such as `10.0.2.15/24`, from the network
+   * controllers' NodeAddress; PID 1 only: a container keeps its host's network)
+   */
+  readonly onAddresses?: (prefixes: readonly string[]) => void;
 }
 
 export type ApiListening = 'maintenance' | 'mutual TLS';
