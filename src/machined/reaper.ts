@@ -14,7 +14,11 @@ export interface Reaped {
 }
 
 export interface ReaperOptions {
-  /** backstop scan period: SIGCHLD can be coalesced, and a zombie must never wait for the next one */
+  /**
+   * backstop scan period (default 10 s). Each SIGCHLD scans every waitable child, so coalesced signals
+   * lose none; the backstop only bounds a zombie's wait should a signal ever go missing, and an idle PID 1
+   * wakes for it, so it is not every second
+   */
   intervalMs?: number;
   /** where the thread list lives (tests point it at another process's view) */
   procSelf?: string;
@@ -118,7 +122,7 @@ export function startReaper(opts: ReaperOptions = {}): Reaper {
   };
   process.on('SIGCHLD', onChld);
   const detach = attachReaper(tell);
-  const timer = setInterval(scan, opts.intervalMs ?? 1_000);
+  const timer = setInterval(scan, opts.intervalMs ?? 10_000);
   timer.unref();
   scan(); // zombies from before we started
 
