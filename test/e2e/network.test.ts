@@ -135,6 +135,28 @@ describe('the kernel command line network', () => {
         },
         120_000,
       );
+      // a config the kernel refuses (a virtio NIC takes no MTU over 65535) is a status with its errno, the
+      // rest of the network untouched, and gone once a config no longer asks for it
+      await apply([DUMMY, 'apiVersion: v1alpha1\nkind: LinkConfig\nname: eth0\nmtu: 70000\n'].join('---\n'));
+      const refusal = await retry(
+        'the refusal shown',
+        async () => {
+          const line = works(await tc('get', 'kernelrefusals'))
+            .split('\n')
+            .find((l) => /\sKernelRefusal\s+link\/eth0\s/.test(l));
+          expect(line).toMatch(/\sEINVAL\s+\d+\s/);
+          return line;
+        },
+        120_000,
+      );
+      console.log(`talosctl get kernelrefusals: ${refusal}`);
+      expect(works(await tc('version'))).toMatch(/Tag:\s+v1\.13\.0\+keel/);
+      await apply(DUMMY);
+      await retry(
+        'the refusal gone',
+        async () => expect(works(await tc('get', 'kernelrefusals'))).not.toMatch(/link\/eth0/),
+        120_000,
+      );
       expect(vm.lines.join('\n')).not.toMatch(/leaving maintenance mode/);
       expect(dhcp.filter((l) => l.startsWith('dhcp '))).toEqual([]);
     },
