@@ -1,9 +1,12 @@
 // The training's own client: the Version call a build's code-cache training makes over node:http2,
-// against a real maintenance API on loopback (TLS, no client certificate).
+// against a real maintenance API on loopback (TLS, no client certificate); and the check that keeps its
+// network training off any namespace but a fresh one.
+import { execFileSync } from 'node:child_process';
 import { afterEach, describe, expect, it } from 'vitest';
+import { TRAINING_UNSHARE } from '../../scripts/sea.js';
 import { type ApiServer, startApiServer } from '../../src/api/server.js';
 import { newInmemState } from '../../src/cosi/state/inmem/index.js';
-import { askVersion } from '../../src/machined/code-cache-training.js';
+import { askVersion, onlyLoopback } from '../../src/machined/code-cache-training.js';
 
 let server: ApiServer | undefined;
 afterEach(async () => {
@@ -34,5 +37,36 @@ describe('askVersion', () => {
     await server.close();
     server = undefined;
     await expect(askVersion(port)).rejects.toThrow(/ECONNREFUSED/);
+  });
+});
+
+describe('onlyLoopback', () => {
+  const netDev = (...names: string[]) =>
+    [
+      'Inter-|   Receive                            |  Transmit',
+      ' face |bytes    packets errs drop fifo frame compressed multicast|bytes    packets',
+      ...names.map((n) => `${n.padStart(6)}: 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0`),
+      '',
+    ].join('\n');
+
+  it('takes a namespace with lo alone for a fresh one', () => {
+    expect(onlyLoopback(netDev('lo'))).toBe(true);
+  });
+
+  it('refuses any other link, and a namespace without lo', () => {
+    expect(onlyLoopback(netDev('lo', 'eth0'))).toBe(false);
+    expect(onlyLoopback(netDev('eth0'))).toBe(false);
+    expect(onlyLoopback(netDev())).toBe(false);
+  });
+
+  it('takes the namespaces the build trains in (scripts/sea.ts) for fresh ones', () => {
+    const inFresh = execFileSync(
+      TRAINING_UNSHARE[0],
+      [...TRAINING_UNSHARE.slice(1), 'cat', '/proc/self/net/dev'],
+      {
+        encoding: 'utf8',
+      },
+    );
+    expect(onlyLoopback(inFresh)).toBe(true);
   });
 });
