@@ -104,26 +104,21 @@ export function onlyLoopback(netDev: string): boolean {
 async function trainNetworkControllers(): Promise<void> {
   if (!onlyLoopback(readFileSync('/proc/self/net/dev', 'utf8')))
     throw new Error('network training outside a fresh network namespace: refused');
-  const [{ Runtime }, meta, net, time, files, runtimeRes, { networkControllers }, { newNodeState }] =
+  const [{ Runtime }, meta, runtimeRes, { registerNodeResources }, { networkControllers }, { newNodeState }] =
     await Promise.all([
       import('../cosi/controller/runtime.js'),
       import('../cosi/resource/meta/index.js'),
-      import('../../resources/network/index.js'),
-      import('../../resources/time/index.js'),
-      import('../../resources/files/index.js'),
       import('../../resources/runtime/index.js'),
+      import('./node/node-resources.js'),
       import('./node/network-controllers.js'),
       import('./node-state.js'),
     ]);
+  // as a node's start registers them: machined's own, then the node's
   const state = newNodeState();
   await meta.registerDefault(state);
-  for (const ns of [net.NETWORK_NAMESPACE, net.NETWORK_CONFIG_NAMESPACE, files.FILES_NAMESPACE])
-    await meta.registerNamespace(state, ns, ns);
-  await meta.registerNamespace(state, runtimeRes.RUNTIME_NAMESPACE, runtimeRes.RUNTIME_NAMESPACE);
-  await net.registerNetworkResources(state);
-  await time.registerTimeResources(state);
-  await files.registerFilesResources(state);
+  await meta.registerNamespace(state, runtimeRes.RUNTIME_NAMESPACE, 'Talos runtime resources.');
   await runtimeRes.registerRuntimeResources(state);
+  await registerNodeResources(state);
   const etcDir = mkdtempSync(join(tmpdir(), 'keel-training-etc-'));
   const runtime = new Runtime(state, {});
   const stop = new AbortController();

@@ -3,20 +3,13 @@
 // handlers (maintenance, then mutual TLS through the apid service), and the Initialize/Boot sequences.
 // startNode loads this module only once a maintenance API it started has served its first client.
 import { randomUUID } from 'node:crypto';
-import { CONFIG_NAMESPACE, registerConfigResources } from '../../../resources/config/index.js';
-import { FILES_NAMESPACE, registerFilesResources } from '../../../resources/files/index.js';
 import {
-  NETWORK_CONFIG_NAMESPACE,
-  NETWORK_NAMESPACE,
   NETWORK_STATUS_ID,
   NetworkStatus,
   NODE_ADDRESS_CURRENT_ID,
   NodeAddress,
-  registerNetworkResources,
 } from '../../../resources/network/index.js';
-import { registerSecretsResources, SECRETS_NAMESPACE } from '../../../resources/secrets/index.js';
-import { registerTimeResources, TIME_STATUS_ID, TimeStatus } from '../../../resources/time/index.js';
-import { registerV1Alpha1Resources } from '../../../resources/v1alpha1/index.js';
+import { TIME_STATUS_ID, TimeStatus } from '../../../resources/time/index.js';
 import type { HandlerMap } from '../../api/handlers.js';
 import { systemInfoHandlers } from '../../api/machine/index.js';
 import { parseConfig, type StatefulDeps, statefulHandlers } from '../../api/machine-stateful/index.js';
@@ -24,7 +17,6 @@ import type { ApiServer } from '../../api/server.js';
 import type { Config } from '../../config/index.js';
 import { nextTurn } from '../../cosi/controller/index.js';
 import type { Pointer } from '../../cosi/resource/kind.js';
-import { registerNamespace } from '../../cosi/resource/meta/index.js';
 import type { ResourceType, TypedResource } from '../../cosi/resource/typed.js';
 import type { State } from '../../cosi/state/state.js';
 import { BOOT_ID_PATH } from '../boot-id.js';
@@ -44,6 +36,7 @@ import { publishHostIdentity } from './host-identity.js';
 import { pumpKernelLog } from './kernel-log.js';
 import { MACHINED_SERVICE, machinedService } from './machined-service.js';
 import { kernelCmdline, machineIdentity } from './network-controllers.js';
+import { registerNodeResources } from './node-resources.js';
 import { networkCondition, serviceConditions, timeCondition } from './readiness.js';
 import type { Node, NodeOptions, NodeStart } from './start-node.js';
 import { publishMachineStatus } from './status-publisher.js';
@@ -70,17 +63,7 @@ export async function runNode(start: NodeStart): Promise<Node> {
   });
   const { state, runtime, bootId } = machined;
 
-  await registerNamespace(state, CONFIG_NAMESPACE, 'Talos node configuration.');
-  await registerNamespace(state, SECRETS_NAMESPACE, 'Resources with secret material.');
-  await registerNamespace(state, NETWORK_NAMESPACE, 'Networking resources.');
-  await registerNamespace(state, NETWORK_CONFIG_NAMESPACE, 'Networking configuration resources.');
-  await registerNamespace(state, FILES_NAMESPACE, 'Files and file-related resources.');
-  await registerConfigResources(state);
-  await registerSecretsResources(state);
-  await registerNetworkResources(state);
-  await registerTimeResources(state);
-  await registerFilesResources(state);
-  await registerV1Alpha1Resources(state);
+  await registerNodeResources(state);
 
   const events = new EventBus();
   const xids = newXidSource();
