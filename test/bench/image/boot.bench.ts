@@ -159,17 +159,10 @@ async function bootNode(opts: { readonly idleRss: boolean }): Promise<NodeBoot> 
     // CPU time over a minute with nothing changing (network stack loaded, the lease held)
     await delay(15_000);
     const m = client('machine.MachineService', port, anonymous());
-    const pid1 = async () => {
-      const reply = await callUnary(m, 'Processes', {});
-      const procs = ((reply.messages as Reply[])[0]!.processes as Reply[]) ?? [];
-      const init = procs.find((p) => Number(p.pid) === 1);
-      if (!init) throw new Error('Processes did not list PID 1');
-      return init;
-    };
-    const before = await pid1();
+    const before = await pid1Process(m);
     const t1 = nowMs();
     await delay(IDLE_CPU_MS);
-    const after = await pid1();
+    const after = await pid1Process(m);
     const cpuPct = ((Number(after.cpu_time) - Number(before.cpu_time)) / ((nowMs() - t1) / 1000)) * 100;
     m.close();
     return { ...boot, rssMiB: Number(before.resident_memory) / MiB, cpuPct };
@@ -225,6 +218,14 @@ async function countedBoot(): Promise<CountedBoot> {
   }
 }
 
+/** pid1Process is PID 1's entry in the node's Processes reply. */
+async function pid1Process(m: ReturnType<typeof client>): Promise<Reply> {
+  const procs = (((await callUnary(m, 'Processes', {})).messages as Reply[])[0]!.processes as Reply[]) ?? [];
+  const init = procs.find((p) => Number(p.pid) === 1);
+  if (!init) throw new Error('Processes did not list PID 1');
+  return init;
+}
+
 interface GuestSample {
   /** guest seconds since boot, from the guest's own CPU accounting (all states, per CPU) */
   readonly guestS: number;
@@ -239,10 +240,7 @@ async function guestSample(m: ReturnType<typeof client>): Promise<GuestSample> {
   const cpus = (stat.cpu as Reply[] | undefined)?.length || 1;
   const fields = ['user', 'nice', 'system', 'idle', 'iowait', 'irq', 'soft_irq', 'steal'];
   const guestS = fields.reduce((a, f) => a + Number(total[f] ?? 0), 0) / cpus;
-  const procs = (((await callUnary(m, 'Processes', {})).messages as Reply[])[0]!.processes as Reply[]) ?? [];
-  const init = procs.find((p) => Number(p.pid) === 1);
-  if (!init) throw new Error('Processes did not list PID 1');
-  return { guestS, pid1S: Number(init.cpu_time) };
+  return { guestS, pid1S: Number((await pid1Process(m)).cpu_time) };
 }
 
 /** how long the node settles after its lease before its idle CPU is taken (guest clock): past the
