@@ -50,8 +50,10 @@ describe('spawnWithoutFork', () => {
       env: { PATH: '/usr/bin:/bin', ONLY: 'this' },
       cwd: '/tmp',
     });
+    // listened for before the output is read: the exit can come before the pipe's end (a busy host)
+    const end = ended(c);
     expect((await text(c)).split('\n').filter(Boolean).sort()).toEqual(['ONLY=this', 'PATH=/usr/bin:/bin']);
-    await ended(c);
+    await end;
     const pwd = spawnWithoutFork('/bin/pwd', [], { stdio: ['ignore', 'pipe', 'ignore'], cwd: '/tmp' });
     expect(await text(pwd)).toBe('/tmp\n');
   });
