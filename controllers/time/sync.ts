@@ -106,7 +106,12 @@ export function syncController(opts: SyncControllerOptions): Controller {
             } else if (!timer || timerAt !== bootTimeMs + settings.bootTimeoutMs) {
               clearTimeout(timer);
               timerAt = bootTimeMs + settings.bootTimeoutMs;
-              timer = setTimeout(() => rt.queueReconcile(), settings.bootTimeoutMs - since);
+              // a timer may fire a little before performance.now() says the wait is over (libuv
+              // counts from its cached loop time); forgetting it lets the next pass arm another
+              timer = setTimeout(() => {
+                timer = undefined;
+                rt.queueReconcile();
+              }, settings.bootTimeoutMs - since);
             }
           }
 
