@@ -31,7 +31,7 @@ setup: $(NODE_MODULES_STAMP)
 # nothing already installed is upgraded.
 HOST_STAMP := _out/.host-packages
 $(HOST_STAMP): scripts/host-packages.sh
-	scripts/host-packages.sh kernel image qemu net
+	scripts/host-packages.sh kernel image qemu net block
 	@mkdir -p $(@D) && touch $@
 
 host: $(HOST_STAMP)

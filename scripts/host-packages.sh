@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Installs the Debian packages a build or test step needs, only those missing, and upgrades nothing.
-# usage: scripts/host-packages.sh GROUP...   (groups: kernel image qemu net trace)
+# usage: scripts/host-packages.sh GROUP...   (groups: kernel image qemu net block trace)
 set -euo pipefail
 
 declare -A groups=(
@@ -8,12 +8,13 @@ declare -A groups=(
   [image]="squashfs-tools cpio zstd musl-tools gcc libc6-dev binutils systemd-boot-efi xorriso grub-pc-bin grub-efi-amd64-bin grub-common mtools dosfstools fdisk xfsprogs cryptsetup-bin dpkg-dev"
   [qemu]="qemu-system-x86 qemu-utils ovmf"
   [net]="dnsmasq-base iproute2"
+  [block]="gdisk util-linux e2fsprogs xfsprogs dosfstools cryptsetup-bin squashfs-tools xorriso"
   [trace]="linux-perf"
 )
 
 wanted=()
 for group in "$@"; do
-  [[ -n ${groups[$group]:-} ]] || { echo "host-packages: unknown group '$group' (kernel, image, qemu, net, trace)" >&2; exit 2; }
+  [[ -n ${groups[$group]:-} ]] || { echo "host-packages: unknown group '$group' (kernel, image, qemu, net, block, trace)" >&2; exit 2; }
   wanted+=(${groups[$group]})
 done
 
