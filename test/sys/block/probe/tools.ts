@@ -1,4 +1,4 @@
-// Helpers for the probe tests: scratch directories that remove themselves, Debian's mkfs tools,
+// What the probe tests share: scratch directories that remove themselves, Debian's mkfs tools,
 // blkid's own answer (parsed from `blkid -p -o export`) and byte sources built over buffers.
 import { execFileSync, spawnSync } from 'node:child_process';
 import { createCipheriv, createHash } from 'node:crypto';
