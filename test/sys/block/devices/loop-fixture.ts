@@ -33,6 +33,8 @@ export interface Loop {
   /** the descriptor the loop was configured through, read-write; closed at the end of the test */
   readonly fd: number;
   readonly file: string;
+  /** detach clears the loop (and removes a device the test made) now rather than at the end; once */
+  readonly detach: () => void;
 }
 
 /** tempDir is a directory removed at the end of the test. */
@@ -61,8 +63,21 @@ function run(cmd: string, args: string[]): string {
 export interface AttachOptions {
   readonly flags?: number;
   readonly blockSize?: number;
-  /** make a new loop device (LOOP_CTL_ADD) rather than take a free one, so its add and remove are seen */
+  /**
+   * make a new loop device (LOOP_CTL_ADD) rather than take a free one, so its add and remove are seen;
+   * its number is picked at random, so that no other suite making one at the same time has the same name
+   */
   readonly create?: boolean;
+}
+
+function createLoop(ctl: number): number {
+  for (;;) {
+    try {
+      return ioctl(ctl, LOOP_CTL_ADD, 200 + Math.floor(Math.random() * 800));
+    } catch (e) {
+      if (!isSysError(e, 'EEXIST')) throw e;
+    }
+  }
 }
 
 /** attachLoop binds `file` to a loop device until the end of the test. */
@@ -72,7 +87,7 @@ export function attachLoop(file: string, opts: AttachOptions = {}): Loop {
     const ctl = openSync('/dev/loop-control', 'r+');
     let n: number;
     try {
-      n = opts.create ? ioctl(ctl, LOOP_CTL_ADD, -1) : loopGetFree(ctl);
+      n = opts.create ? createLoop(ctl) : loopGetFree(ctl);
     } finally {
       closeSync(ctl);
     }
@@ -93,8 +108,14 @@ export function attachLoop(file: string, opts: AttachOptions = {}): Loop {
     } finally {
       closeSync(backing);
     }
-    onTestFinished(() => detach({ n, fd, created: opts.create ?? false }));
-    return { n, name: `loop${n}`, path, fd, file };
+    let attached = true;
+    const detachOnce = () => {
+      if (!attached) return;
+      attached = false;
+      detach({ n, fd, created: opts.create ?? false });
+    };
+    onTestFinished(detachOnce);
+    return { n, name: `loop${n}`, path, fd, file, detach: detachOnce };
   }
   throw new Error('no loop device stayed free for 20 attempts');
 }
