@@ -68,7 +68,7 @@ interface BlockDeviceBase {
   readonly dm: { readonly name: string; readonly uuid: string } | undefined;
 }
 
-export interface WholeDisk extends BlockDeviceBase {
+export interface DiskDevice extends BlockDeviceBase {
   readonly type: 'disk';
   /** the devices this one is mapped over (its `slaves/`): a dm-crypt or LVM volume's disks */
   readonly secondaries: readonly string[];
@@ -76,7 +76,7 @@ export interface WholeDisk extends BlockDeviceBase {
   readonly busPath: string;
 }
 
-export interface Partition extends BlockDeviceBase {
+export interface PartitionDevice extends BlockDeviceBase {
   readonly type: 'partition';
   /** the whole disk's name */
   readonly parent: string;
@@ -87,7 +87,7 @@ export interface Partition extends BlockDeviceBase {
   readonly start: bigint | undefined;
 }
 
-export type BlockDevice = WholeDisk | Partition;
+export type BlockDevice = DiskDevice | PartitionDevice;
 
 /** parseUeventFile reads a sysfs `uevent` file: KEY=VALUE lines. */
 export function parseUeventFile(text: string): Record<string, string> {

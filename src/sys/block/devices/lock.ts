@@ -6,8 +6,6 @@ import { flock, funlock, type LockMode, tryFlock } from '../../flock.js';
 import { BlockError, blockErrorOf } from './errors.js';
 import { type DeviceRef, deviceLabel, fdOf } from './open.js';
 
-export type { LockMode };
-
 export interface LockDiskOptions {
   readonly signal?: AbortSignal;
   /** give up after this long, with a BlockError coded 'locked' (default: wait as long as the signal lets) */

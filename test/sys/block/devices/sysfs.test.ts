@@ -4,7 +4,7 @@
 import { symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import type { BlockDevice, Partition } from '../../../../src/sys/block/devices/device.js';
+import type { BlockDevice, PartitionDevice } from '../../../../src/sys/block/devices/device.js';
 import { listBlockDevices, readBlockDevice } from '../../../../src/sys/block/devices/sysfs.js';
 import { LO_FLAGS } from '../../../../src/sys/ioctl-loop.js';
 import { fakeSysfs, queue } from './fake-sysfs.js';
@@ -254,7 +254,7 @@ describe('block devices from the kernel’s sysfs', () => {
       .split('\n')
       .map((line) => line.trim().split(/\s+/).map(Number));
     for (const d of ds) expectAsLsblk(d, loop.path);
-    const parts = ds.filter((d): d is Partition => d.type === 'partition');
+    const parts = ds.filter((d): d is PartitionDevice => d.type === 'partition');
     expect(parts.map((p) => [p.partitionNumber, Number(p.start! / 512n)])).toEqual(starts);
     expect(parts.every((p) => p.parent === loop.name)).toBe(true);
     // the GPT label travels as PARTNAME only when the kernel read the table itself; BLKPG adds none
