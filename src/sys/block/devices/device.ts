@@ -2,7 +2,7 @@
 // (SysfsBlockFacts) become a typed record (BlockDevice), a whole disk or a partition. The upstream
 // resource this feeds is block.Device (type, major, minor, partition name and number, device path,
 // parent, secondaries), with the geometry block.Disk shows. Reading the files is sysfs.ts.
-import { busPath } from '../../procfs/block.js';
+import { busPath } from '../../procfs/index.js';
 import { BlockError } from './errors.js';
 
 /** SysfsBlockFacts are the attribute texts of one device, untrimmed; an absent attribute is ''. */
