@@ -4,7 +4,7 @@
 import { crc32 } from './crc32.js';
 import { decodeEntryArray } from './entry.js';
 import { GptError, isGptError } from './errors.js';
-import { decodeHeader, type GptHeader, hex } from './header.js';
+import { decodeHeader, type GptHeader, hex32 } from './header.js';
 import { decodeMbr, MBR_SIZE, type MbrInfo } from './mbr.js';
 import { alignmentSectors, DEFAULT_ALIGNMENT_BYTES, type GptTable } from './table.js';
 import { validateTable } from './validate.js';
@@ -99,7 +99,7 @@ async function tryCopy(
     if (actual !== header.entriesCrc)
       throw new GptError(
         'bad-crc',
-        `${which} entry array (LBA ${header.entriesLba}): CRC is ${hex(actual)}, its header says ${hex(header.entriesCrc)}`,
+        `${which} entry array (LBA ${header.entriesLba}): CRC is ${hex32(actual)}, its header says ${hex32(header.entriesCrc)}`,
       );
     return { header, array };
   } catch (e) {

@@ -86,7 +86,10 @@ export function decodeHeader(sector: Uint8Array, where: string): GptHeader {
   copy.writeUInt32LE(0, OFF.headerCrc);
   const actual = crc32(copy);
   if (stored !== actual)
-    throw new GptError('bad-crc', `${where}: header CRC is ${hex(stored)}, its bytes give ${hex(actual)}`);
+    throw new GptError(
+      'bad-crc',
+      `${where}: header CRC is ${hex32(stored)}, its bytes give ${hex32(actual)}`,
+    );
   const h: GptHeader = {
     revision: b.readUInt32LE(OFF.revision),
     headerSize,
@@ -110,4 +113,5 @@ export function decodeHeader(sector: Uint8Array, where: string): GptHeader {
   return h;
 }
 
-export const hex = (n: number): string => `0x${(n >>> 0).toString(16).padStart(8, '0')}`;
+/** hex32 shows a CRC as 0x and eight hex digits. */
+export const hex32 = (n: number): string => `0x${(n >>> 0).toString(16).padStart(8, '0')}`;

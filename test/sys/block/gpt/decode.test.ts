@@ -184,4 +184,29 @@ describe('decodeGpt', () => {
     d.apply(again.primary);
     expect((await decodeGpt(d.read, d.shape)).problems).toEqual([]);
   });
+
+  it('finds a whole table whenever a rewrite stops, the backup group written first', async () => {
+    const old = layout(16384, 512);
+    const next = addPartition(createTable({ diskSectors: 16384n, sectorSize: 512 }), {
+      name: 'NEW',
+      size: MiB,
+      type: PARTITION_TYPE.linuxSwap,
+    }).table;
+    const s = encodeGpt(next);
+    // stopped after the backup group: the old primary still wins, whole
+    const afterBackup = written(old);
+    afterBackup.apply(s.backup);
+    const a = await decodeGpt(afterBackup.read, afterBackup.shape);
+    expect([a.source, a.table.partitions]).toEqual(['primary', old.partitions]);
+    expect(a.problems).toContain('the backup entry array differs from the primary');
+    // stopped inside the primary group: the array is new, the header still old, so its CRC fails
+    const torn = written(old);
+    torn.apply(s.backup);
+    torn.apply(s.primary.slice(0, 1));
+    const b = await decodeGpt(torn.read, torn.shape);
+    expect([b.source, b.table.partitions]).toEqual(['backup', next.partitions]);
+    // both groups: the new table, no problems
+    torn.apply(s.primary);
+    expect(await decodeGpt(torn.read, torn.shape)).toMatchObject({ source: 'primary', problems: [] });
+  });
 });
