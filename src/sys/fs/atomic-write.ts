@@ -18,7 +18,10 @@ export interface AtomicWriteOptions {
   readonly dirMode?: number;
 }
 
-/** writeFileAtomic writes a temp file beside the target, fsyncs it, renames it over, and fsyncs the directory. */
+/**
+ * writeFileAtomic writes a temp file beside the target, fsyncs it, renames it over, and fsyncs the
+ * directory (and the parents of any directory it had to create, so a new directory's entry is durable too).
+ */
 export function writeFileAtomic(
   path: string,
   data: string | Uint8Array,
@@ -26,12 +29,14 @@ export function writeFileAtomic(
 ): void {
   const dir = dirname(path);
   const tmp = `${path}.tmp-${process.pid}`;
-  mkdirSync(dir, { recursive: true, mode: opts.dirMode ?? 0o700 });
+  // the topmost directory made here, if any: its own entry lives in its parent
+  const created = mkdirSync(dir, { recursive: true, mode: opts.dirMode ?? 0o700 });
   try {
     const fd = openSync(tmp, 'w', opts.mode ?? 0o600);
     try {
       fchmodSync(fd, opts.mode ?? 0o600);
-      writeSync(fd, typeof data === 'string' ? Buffer.from(data) : data);
+      writeAll(fd, typeof data === 'string' ? Buffer.from(data) : data);
+      // the data is on disk before the name points at it: a crash after the rename cannot show a hole
       fsyncSync(fd);
     } finally {
       closeSync(fd);
@@ -41,6 +46,20 @@ export function writeFileAtomic(
     rmSync(tmp, { force: true });
     throw e;
   }
+  fsyncDirectory(dir);
+  if (created !== undefined)
+    for (let d = dirname(dir); ; d = dirname(d)) {
+      fsyncDirectory(d);
+      if (d === dirname(created) || d === dirname(d)) break;
+    }
+}
+
+/** writeAll loops over short writes, which write(2) may return on a regular file too (a signal, a full disk). */
+function writeAll(fd: number, data: Uint8Array): void {
+  for (let off = 0; off < data.length; ) off += writeSync(fd, data, off, data.length - off);
+}
+
+function fsyncDirectory(dir: string): void {
   const dfd = openSync(dir, 'r');
   try {
     fsyncSync(dfd);
