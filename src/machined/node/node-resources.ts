@@ -1,5 +1,6 @@
 // The namespaces and resource types a node registers on top of machined's own (runtime): one list, which
 // the node's start and the build's code-cache training (which runs the network controllers) both use.
+import { registerBlockResources } from '../../../resources/block/index.js';
 import { CONFIG_NAMESPACE, registerConfigResources } from '../../../resources/config/index.js';
 import { FILES_NAMESPACE, registerFilesResources } from '../../../resources/files/index.js';
 import {
@@ -26,4 +27,6 @@ export async function registerNodeResources(state: State): Promise<void> {
   await registerTimeResources(state);
   await registerFilesResources(state);
   await registerV1Alpha1Resources(state);
+  // block types live in machined's own namespace (runtime), as upstream's do
+  await registerBlockResources(state);
 }
