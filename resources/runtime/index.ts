@@ -1,4 +1,4 @@
-// resources/runtime: what machined reports about the machine itself (stage and readiness, boot id).
+// resources/runtime: what machined reports about the machine itself (stage and readiness, boot id, META).
 // registerRuntimeResources records their definitions so the API can serve them.
 import { registerResource } from '../../src/cosi/resource/meta/index.js';
 import { defaultRegistry } from '../../src/cosi/resource/registry.js';
@@ -7,11 +7,15 @@ import type { SignalOptions } from '../../src/cosi/state/core.js';
 import type { State } from '../../src/cosi/state/state.js';
 import { BootID } from './boot-id.js';
 import { MachineStatus } from './machine-status.js';
+import { MetaKey } from './meta-key.js';
+import { MetaLoaded } from './meta-loaded.js';
 
 export * from './boot-id.js';
 export * from './machine-status.js';
+export * from './meta-key.js';
+export * from './meta-loaded.js';
 
-export const RUNTIME_TYPES = [MachineStatus, BootID] as const;
+export const RUNTIME_TYPES = [MachineStatus, BootID, MetaKey, MetaLoaded] as const;
 
 /** registerRuntimeResources records the definitions of the runtime types in a state. */
 export async function registerRuntimeResources(state: State, opts: SignalOptions = {}): Promise<void> {

@@ -5,7 +5,9 @@ export type ApiErrorCode =
   | 'unauthenticated'
   | 'permission-denied'
   | 'invalid-argument'
+  | 'not-found'
   | 'failed-precondition'
+  | 'resource-exhausted'
   | 'unimplemented'
   | 'unavailable'
   | 'internal';
@@ -14,7 +16,9 @@ const GRPC_CODES: Readonly<Record<ApiErrorCode, status>> = {
   unauthenticated: status.UNAUTHENTICATED,
   'permission-denied': status.PERMISSION_DENIED,
   'invalid-argument': status.INVALID_ARGUMENT,
+  'not-found': status.NOT_FOUND,
   'failed-precondition': status.FAILED_PRECONDITION,
+  'resource-exhausted': status.RESOURCE_EXHAUSTED,
   unimplemented: status.UNIMPLEMENTED,
   unavailable: status.UNAVAILABLE,
   internal: status.INTERNAL,

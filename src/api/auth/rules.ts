@@ -95,13 +95,16 @@ export const METHOD_RULES: Readonly<Record<string, readonly Role[]>> = Object.fr
 export const FALLBACK_ROLES: readonly Role[] = ONLY_A;
 
 /**
- * Writes a maintenance-mode reader may still make: installing the first config, as upstream, and powering
- * the machine off, which Keel adds (upstream asks for admin, which no maintenance client can be). Anyone who
+ * Writes a maintenance-mode reader may still make: installing the first config and writing or deleting a
+ * META tag (a static network for the metal platform, before any config), as upstream, and powering the
+ * machine off, which Keel adds (upstream asks for admin, which no maintenance client can be). Anyone who
  * reaches a maintenance node may already take it over with a config of their own, so powering it off gives
  * them nothing more; Reboot, Reset and Upgrade stay refused.
  */
 export const MAINTENANCE_WRITES: ReadonlySet<string> = new Set([
   '/machine.MachineService/ApplyConfiguration',
+  '/machine.MachineService/MetaDelete',
+  '/machine.MachineService/MetaWrite',
   '/machine.MachineService/Shutdown',
 ]);
 

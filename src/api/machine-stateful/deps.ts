@@ -83,6 +83,14 @@ export interface ClientIssuer {
   readonly contextName: string;
 }
 
+/** MetaHostLike is the node's META as MetaWrite and MetaDelete change it. */
+export interface MetaHostLike {
+  /** set stores a tag; a MetaError 'bad-tag' or 'too-large' when it cannot */
+  set(tag: number, value: Uint8Array): Promise<void>;
+  /** delete forgets a tag; false when it was not there */
+  delete(tag: number): Promise<boolean>;
+}
+
 export interface StatefulDeps {
   readonly config: ConfigHost;
   readonly events?: EventSource;
@@ -90,6 +98,8 @@ export interface StatefulDeps {
   readonly logs?: LogSource;
   readonly power?: PowerHost;
   readonly clients?: ClientIssuer;
+  /** the node's META; 'unsupported' on a container node, which has none */
+  readonly meta?: MetaHostLike | 'unsupported';
   /** new actor ids for requests that start something; default random UUIDs */
   readonly newActorId?: () => string;
 }

@@ -8,6 +8,7 @@ import { generateClientConfigurationHandler } from './client-config.js';
 import type { StatefulDeps } from './deps.js';
 import { eventsHandler } from './events.js';
 import { logsContainersHandler, logsHandler } from './logs.js';
+import { metaDeleteHandler, metaUnsupportedHandler, metaWriteHandler } from './meta.js';
 import { rebootHandler, resetHandler, shutdownHandler } from './power.js';
 import {
   serviceListHandler,
@@ -57,6 +58,11 @@ export function statefulHandlers(deps: StatefulDeps): HandlerMap {
         }
       : {}),
     [`${M}Reset`]: resetHandler(),
+    ...(deps.meta === 'unsupported'
+      ? { [`${M}MetaWrite`]: metaUnsupportedHandler(), [`${M}MetaDelete`]: metaUnsupportedHandler() }
+      : deps.meta
+        ? { [`${M}MetaWrite`]: metaWriteHandler(deps.meta), [`${M}MetaDelete`]: metaDeleteHandler(deps.meta) }
+        : {}),
     ...(deps.clients
       ? { [`${M}GenerateClientConfiguration`]: generateClientConfigurationHandler(deps.clients) }
       : {}),
