@@ -11,6 +11,11 @@ import { DiscoveredVolumesStatus } from './discovered-volumes-status.js';
 import { DiscoveryRefreshRequest, DiscoveryRefreshStatus } from './discovery-refresh.js';
 import { Disk } from './disk.js';
 import { SystemDisk } from './system-disk.js';
+import { VolumeConfig } from './volume-config.js';
+import { VolumeLifecycle } from './volume-lifecycle.js';
+import { VolumeMountRequest } from './volume-mount-request.js';
+import { VolumeMountStatus } from './volume-mount-status.js';
+import { VolumeStatus } from './volume-status.js';
 
 export * from './device.js';
 export * from './discovered-volume.js';
@@ -21,6 +26,12 @@ export * from './fields.js';
 export * from './namespace.js';
 export * from './pretty-size.js';
 export * from './system-disk.js';
+export * from './volume-config.js';
+export * from './volume-enums.js';
+export * from './volume-lifecycle.js';
+export * from './volume-mount-request.js';
+export * from './volume-mount-status.js';
+export * from './volume-status.js';
 
 /** BLOCK_TYPES: one entry per type; a new block type is one more line here. */
 export const BLOCK_TYPES = [
@@ -31,6 +42,11 @@ export const BLOCK_TYPES = [
   DiscoveryRefreshRequest,
   DiscoveryRefreshStatus,
   SystemDisk,
+  VolumeConfig,
+  VolumeLifecycle,
+  VolumeMountRequest,
+  VolumeMountStatus,
+  VolumeStatus,
 ] as const;
 
 /** registerBlockResources records the definitions of the block types in a state. */

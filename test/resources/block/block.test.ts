@@ -35,6 +35,11 @@ describe('block resource definitions', () => {
       'DiscoveryRefreshRequests.block.talos.dev',
       'DiscoveryRefreshStatuses.block.talos.dev',
       'SystemDisks.block.talos.dev',
+      'VolumeConfigs.block.talos.dev',
+      'VolumeLifecycles.block.talos.dev',
+      'VolumeMountRequests.block.talos.dev',
+      'VolumeMountStatuses.block.talos.dev',
+      'VolumeStatuses.block.talos.dev',
     ]);
     for (const t of BLOCK_TYPES) {
       expect(t.defaultNamespace).toBe('runtime');
