@@ -12,9 +12,8 @@ import {
 import { TIME_STATUS_ID, TimeStatus } from '../../../resources/time/index.js';
 import type { HandlerMap } from '../../api/handlers.js';
 import { systemInfoHandlers } from '../../api/machine/index.js';
-import { parseConfig, type StatefulDeps, statefulHandlers } from '../../api/machine-stateful/index.js';
+import { type StatefulDeps, statefulHandlers } from '../../api/machine-stateful/index.js';
 import type { ApiServer } from '../../api/server.js';
-import type { Config } from '../../config/index.js';
 import { nextTurn } from '../../cosi/controller/index.js';
 import type { Pointer } from '../../cosi/resource/kind.js';
 import type { ResourceType, TypedResource } from '../../cosi/resource/typed.js';
@@ -29,7 +28,9 @@ import { defaultSequences, Sequencer } from '../sequencer/index.js';
 import { cgroup2Placer, Supervisor, spawnWithoutFork } from '../services/index.js';
 import { apidService } from './apid-service.js';
 import { clientIssuer } from './client-issuer.js';
+import { type Acquired, acquireConfig } from './config-acquire.js';
 import { nodeConfigHost } from './config-host.js';
+import type { ConfigSourceInputs } from './config-sources.js';
 import { persistConfig } from './config-store.js';
 import { loadControllers } from './controllers.js';
 import { publishHostIdentity } from './host-identity.js';
@@ -46,7 +47,8 @@ import { UDEVD_SERVICE, udevdService } from './udevd-service.js';
 export async function runNode(start: NodeStart): Promise<Node> {
   const { opts, out, logs, mlog } = start;
   const container = opts.mode === 'container';
-  const initial = acquireConfig(opts, start.stored, mlog.line);
+  const acquired = acquireBootConfig(opts, start.sources, mlog.line);
+  const initial = acquired.kind === 'config' ? acquired.config.cfg : undefined;
   let maintenanceServer: ApiServer | undefined = start.early?.server;
   const machined = await startMachined({
     pid1: !container,
@@ -211,6 +213,12 @@ export async function runNode(start: NodeStart): Promise<Node> {
       startControllers()
         .catch((e: unknown) => mlog.error(`controllers: ${(e as Error).message}`))
         .finally(() => void initialize());
+      // a partial config from a source (network documents, say) applies at once, as upstream's SetConfig,
+      // so a first boot can fix its network before it is sent the rest
+      if (acquired.kind === 'maintenance' && acquired.partial)
+        await host
+          .apply(acquired.partial.cfg, 'no-reboot', { actorId: '', tryTimeoutMs: 0 })
+          .catch((e: unknown) => mlog.error(`config: applying the partial config: ${(e as Error).message}`));
       cfg = await host.received;
       await maintenanceServer?.close({ signal: AbortSignal.timeout(5_000) });
       maintenanceServer = undefined;
@@ -262,24 +270,37 @@ export async function runNode(start: NodeStart): Promise<Node> {
   return { machined, bootId, done: machined.done };
 }
 
-/** acquireConfig takes the stored config (storing a preload first); an invalid one means maintenance. */
-function acquireConfig(
+/**
+ * acquireBootConfig chooses the config from the sources (storing a preload first when STATE has none),
+ * logs what it skipped and where the config came from, and stores one that came from elsewhere for the
+ * next boot. None complete for boot means maintenance mode.
+ */
+function acquireBootConfig(
   opts: NodeOptions,
-  stored: string | undefined,
+  sources: ConfigSourceInputs,
   log: (line: string) => void,
-): Config | undefined {
-  let text = stored;
-  if (text === undefined && opts.preloadConfig !== undefined) {
+): Acquired {
+  let inputs = sources;
+  if (inputs.state.kind === 'absent' && opts.preloadConfig !== undefined) {
     persistConfig(opts.stateDir, opts.preloadConfig);
-    text = opts.preloadConfig;
+    inputs = { ...inputs, state: { kind: 'present', data: Buffer.from(opts.preloadConfig) } };
   }
-  if (text === undefined) return undefined;
-  try {
-    return parseConfig(Buffer.from(text), opts.mode === 'container' ? 'container' : 'metal').cfg;
-  } catch (e) {
-    log(`config: the stored configuration is not valid, entering maintenance mode: ${(e as Error).message}`);
-    return undefined;
+  const acquired = acquireConfig(inputs, opts.mode === 'container' ? 'container' : 'metal');
+  for (const note of acquired.notes) log(note);
+  if (acquired.kind === 'maintenance') {
+    log('config: no source holds a config complete for boot, entering maintenance mode');
+    return acquired;
   }
+  log(`config: loaded from ${acquired.sources.join(', ')}`);
+  // as upstream, a config that came from STATE alone is not written back; a partial one is never stored,
+  // since STATE's partial config would send the next boot to maintenance mode before the command line
+  if (acquired.sources.length > 1 || acquired.sources[0] !== 'state')
+    try {
+      persistConfig(opts.stateDir, acquired.config.text);
+    } catch (e) {
+      log(`config: not stored for the next boot: ${(e as Error).message}`);
+    }
+  return acquired;
 }
 
 /** consoleLine renders a controller's JSON log line as upstream's console does: message, then fields. */

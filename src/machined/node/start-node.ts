@@ -1,8 +1,8 @@
 // startNode: a whole node, as PID 1 or in a container — PID 1's guard first, then config acquisition
-// (state directory, else maintenance mode), and the rest of the node (run-node.ts: machined's start, the
+// (state directory, embedded config, kernel command line, else maintenance mode), and the rest of the node (run-node.ts: machined's start, the
 // COSI runtime and controllers, the API's handlers, the Initialize/Boot sequences).
 //
-// Without a stored config the node waits in maintenance mode, whose API listens as soon as PID 1 is
+// Without a config source the node waits in maintenance mode, whose API listens as soon as PID 1 is
 // guarded: Version answers at once, other calls wait for the handlers, and the rest of the node is loaded
 // (its modules evaluated) and started once the first client has been served or nobody came within a
 // second. So this module imports only what that API needs: under TCG the first answer came ≈ 0.7 s
@@ -17,7 +17,7 @@ import type { Machined } from '../main.js';
 import { newNodeState } from '../node-state.js';
 import { guardPid1, type Pid1Guard } from '../pid1-guard.js';
 import type { PowerAction } from '../power-action.js';
-import { readPersistedConfig } from './config-store.js';
+import { type ConfigSourceInputs, mayHoldConfig, readConfigSources } from './config-sources.js';
 import { nodeAddresses } from './console-hint.js';
 
 export type NodeMode = 'container' | 'pid1';
@@ -59,8 +59,8 @@ export interface NodeStart {
   readonly mlog: ReturnType<typeof machinedLogger>;
   /** PID 1's guard, installed first thing (absent in container mode) */
   readonly guard?: Pid1Guard;
-  /** the config text the state directory held when the node started */
-  readonly stored?: string;
+  /** what each config source held when the node started (read raw; runNode decodes and chooses) */
+  readonly sources: ConfigSourceInputs;
   /** the maintenance API listening since before machined's start, and the state it serves */
   readonly early?: { readonly server: ApiServer; readonly state: State };
   /** the API's address: the configured one, then the one a maintenance API bound */
@@ -100,11 +100,11 @@ export async function startNode(opts: NodeOptions): Promise<Node> {
     return server;
   };
 
-  // no config to read (an invalid one also means maintenance mode, found by runNode: its API then
-  // listens once the node has started)
-  const stored = readPersistedConfig(opts.stateDir);
+  // no source holds a config to read (an invalid one also means maintenance mode, found by runNode: its
+  // API then listens once the node has started)
+  const sources = readConfigSources({ mode: opts.mode, stateDir: opts.stateDir });
   let early: NodeStart['early'];
-  if (opts.preloadConfig === undefined && stored === undefined) {
+  if (opts.preloadConfig === undefined && !mayHoldConfig(sources)) {
     const state = newNodeState();
     early = { server: await listenForConfig(state, 'later'), state };
     await early.server.firstClient;
@@ -118,7 +118,7 @@ export async function startNode(opts: NodeOptions): Promise<Node> {
       mlog,
       ...(guard ? { guard } : {}),
       ...(early ? { early } : {}),
-      ...(stored !== undefined ? { stored } : {}),
+      sources,
       address: () => address,
       listenForConfig,
     });
