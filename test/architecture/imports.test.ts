@@ -84,4 +84,18 @@ describe('import directions', () => {
     }
     expect(bad).toEqual([]);
   });
+
+  it('src/install imports only src/sys and node built-ins', () => {
+    const bad: string[] = [];
+    for (const f of files.filter((x) => relative(root, x).startsWith('src/install/'))) {
+      for (const s of importsOf(f)) {
+        if (s.startsWith('.')) {
+          const to = relative(root, resolve(dirname(f), s));
+          if (!to.startsWith('src/install/') && !to.startsWith('src/sys/'))
+            bad.push(`${relative(root, f)} → ${s}`);
+        } else if (!s.startsWith('node:')) bad.push(`${relative(root, f)} → ${s}`);
+      }
+    }
+    expect(bad).toEqual([]);
+  });
 });
