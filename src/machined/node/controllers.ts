@@ -8,20 +8,29 @@ import type { NetworkWiring } from './network-controllers.js';
 export interface ControllerOptions {
   /** PID 1's network and time controllers; absent in container mode, which keeps the host's network */
   readonly network?: NetworkWiring;
+  /**
+   * PID 1's block discovery controllers; by default with the network wiring, which only PID 1 is given:
+   * a container node must never probe its host's disks
+   */
+  readonly block?: boolean;
 }
 
 /** loadControllers evaluates the controllers' modules (once) and makes the controllers a node registers. */
 export async function loadControllers(events: EventBus, opts: ControllerOptions = {}): Promise<Controller[]> {
-  const [{ CONFIG_CONTROLLERS }, { secretsControllers }, { serviceController }, network] = await Promise.all([
-    import('../../../controllers/config/index.js'),
-    import('../../../controllers/secrets/index.js'),
-    import('../../../controllers/v1alpha1/service.js'),
-    opts.network ? import('./network-controllers.js') : undefined,
-  ]);
+  const withBlock = opts.block ?? opts.network !== undefined;
+  const [{ CONFIG_CONTROLLERS }, { secretsControllers }, { serviceController }, network, block] =
+    await Promise.all([
+      import('../../../controllers/config/index.js'),
+      import('../../../controllers/secrets/index.js'),
+      import('../../../controllers/v1alpha1/service.js'),
+      opts.network ? import('./network-controllers.js') : undefined,
+      withBlock ? import('./block-controllers.js') : undefined,
+    ]);
   // the network first: a node is reachable only once it has its address, and registration takes a
   // turn per controller
   return [
     ...(network && opts.network ? await network.networkControllers(opts.network) : []),
+    ...(block ? await block.blockControllers() : []),
     ...CONFIG_CONTROLLERS,
     ...secretsControllers(),
     serviceController(events),

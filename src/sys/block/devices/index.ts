@@ -6,6 +6,7 @@ export * from './generation.js';
 export * from './ioctl.js';
 export * from './lock.js';
 export * from './open.js';
+export * from './properties.js';
 export * from './sysfs.js';
 export * from './whole-disk.js';
 export * from './wipe.js';

@@ -9,7 +9,7 @@ import { ProbeError, probeErrorOf } from './errors.js';
 import type { ProbeResult, ReadAt } from './prober.js';
 
 // posix_fadvise returns the error number instead of setting errno; off_t is 64-bit on every LP64 ABI
-const posixFadvise = libc.func('int posix_fadvise(int fd, int64_t offset, int64_t len, int advice)');
+export const posixFadvise = libc.func('int posix_fadvise(int fd, int64_t offset, int64_t len, int advice)');
 const ioctlOut = libc.func('int ioctl(int fd, unsigned long request, _Inout_ uint8_t *arg)');
 
 /** POSIX_FADV_* advice values: the generic ones, shared by x86_64 and arm64 (s390 alone differs). */

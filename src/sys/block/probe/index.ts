@@ -8,4 +8,12 @@ export {
   ProbeError,
   type ProbeErrorCode,
 } from './errors.js';
+export {
+  type DeviceProbe,
+  type PartitionProbe,
+  probeDevice,
+  probeGpt,
+  probeSignatures,
+  type Signature,
+} from './nested.js';
 export type { Magic, ProbeResult, Prober, ReadAt, Volume, VolumeType } from './prober.js';
