@@ -46,9 +46,13 @@ export const DevicesController = defineController({
           resync = false;
           changed.clear();
           table = observeAll(table, await listBlockDevices({ signal }));
-          for (const { device } of table.values()) await write(device);
+          const present = new Set<string>();
+          for (const { device } of table.values()) {
+            await write(device);
+            present.add(idOf(device));
+          }
           for (const r of await rt.list(Device))
-            if (!ids(table).has(r.metadata.id)) await rt.destroy(Device.pointer(r.metadata.id));
+            if (!present.has(r.metadata.id)) await rt.destroy(Device.pointer(r.metadata.id));
         } else {
           const names = [...changed];
           changed.clear();
@@ -79,8 +83,6 @@ export const DevicesController = defineController({
 
 /** idOf is the resource id upstream uses: the uevent's DEVNAME, the device node's path under /dev. */
 export const idOf = (d: Pick<BlockDevice, 'devPath'>): string => d.devPath.slice('/dev/'.length);
-
-const ids = (t: DeviceTable): Set<string> => new Set([...t.values()].map((o) => idOf(o.device)));
 
 /** deviceSpecOf is a sysfs record as upstream fills its Device from a uevent, at `generation`. */
 export function deviceSpecOf(d: BlockDevice, generation: number): DeviceSpec {
