@@ -25,8 +25,18 @@ import { RAM_DISK_MAJOR } from './disks.js';
 
 export const DISCOVERY_CONTROLLER = 'block.DiscoveryController';
 
-/** RETRY_MS: a disk locked by someone else, or partitions the kernel has not published yet, are probed again after this. */
+/**
+ * RETRY_MS: a disk locked by someone else, or partitions the kernel has not published yet, are probed
+ * again after this, doubled at each failed try up to RETRY_MAX_MS: the kernel never publishes the
+ * partitions of a loop device attached without partition scanning, and such a disk must not be read
+ * ten times a second for ever.
+ */
 export const RETRY_MS = 100;
+export const RETRY_MAX_MS = 10_000;
+
+/** retryDelay is the wait before the next try after `tries` failed ones in a row. */
+export const retryDelay = (tries: number): number =>
+  Math.min(RETRY_MS * 2 ** Math.max(0, tries - 1), RETRY_MAX_MS);
 
 /** The fields a probe of the device itself fills; a partition's GPT entry is its disk's probe to fill. */
 export type VolumeFields = Omit<
@@ -58,6 +68,7 @@ export const DiscoveryController = defineController({
     let refresh = 0;
     // devices to probe again on the next pass (locked, partitions pending)
     let retry = new Set<string>();
+    const tries = new Map<string, number>();
     let timer: NodeJS.Timeout | undefined;
     try {
       for await (const _ of rt.events(signal)) {
@@ -88,8 +99,13 @@ export const DiscoveryController = defineController({
           if (parent && rescan.has(parent)) rescan.delete(id);
         }
         retry = rescan.size ? await probeAll([...rescan], byId) : new Set();
+        for (const id of rescan) if (!retry.has(id)) tries.delete(id);
+        for (const id of retry) tries.set(id, (tries.get(id) ?? 0) + 1);
         clearTimeout(timer);
-        if (retry.size) timer = setTimeout(() => rt.queueReconcile(), RETRY_MS);
+        if (retry.size) {
+          const next = Math.min(...[...retry].map((id) => retryDelay(tries.get(id) ?? 1)));
+          timer = setTimeout(() => rt.queueReconcile(), next);
+        }
         await rt.modify(DiscoveryRefreshStatus, REFRESH_ID, (s) => {
           s.request = refresh;
         });

@@ -9,6 +9,8 @@ import {
   DiscoveryController,
   discoveredVolumesOf,
   partitionsOf,
+  RETRY_MAX_MS,
+  retryDelay,
 } from '../../../controllers/block/discovery.js';
 import {
   type DeviceSpec,
@@ -150,6 +152,14 @@ describe('discoveredVolumesOf', () => {
       label: 'STATE',
     });
     expect(out.parts).toEqual([]);
+  });
+});
+
+describe('retryDelay', () => {
+  it('doubles from 100 ms and stops at the cap', () => {
+    expect([1, 2, 3, 4].map(retryDelay)).toEqual([100, 200, 400, 800]);
+    expect(retryDelay(8)).toBe(RETRY_MAX_MS);
+    expect(retryDelay(50)).toBe(RETRY_MAX_MS);
   });
 });
 
