@@ -1,7 +1,9 @@
 // The crash test: a child process writes through a durable store and is SIGKILLed at random moments;
-// every write it saw resolve must survive, and nothing half-written may appear.
+// every write it saw resolve must survive, and nothing half-written may appear. 200 kills, each a fresh
+// child, in lanes that run at once (each its own directory, kept from kill to kill so recoveries pile up);
+// every delay and child seed follows from one seed, printed: KEEL_CRASH_SEED=<n> replays them.
 import { type ChildProcess, spawn } from 'node:child_process';
-import { mkdtemp, readdir, rm } from 'node:fs/promises';
+import { cp, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
@@ -11,11 +13,20 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Resource } from '../../../../src/cosi/resource/resource.js';
 import { newDurableStore } from '../../../../src/cosi/state/durable/index.js';
 import { encodePut } from '../../../../src/cosi/state/durable/record.js';
-import { crashRegistry, NAMESPACE, type OpLine, planResource } from './fixtures/crash-plan.js';
+import {
+  crashRegistry,
+  formatOp,
+  NAMESPACE,
+  type OpLine,
+  planResource,
+  prng,
+} from './fixtures/crash-plan.js';
 import { useHarness } from './fixtures/harness.js';
 
-const ITERATIONS = 40;
-const MAX_KILL_DELAY_MS = 300;
+const ITERATIONS = 200;
+const LANES = 4;
+const MAX_KILL_DELAY_MS = 200;
+const SEED = Number(process.env.KEEL_CRASH_SEED ?? Math.floor(Math.random() * 2 ** 31));
 
 const h = useHarness();
 let bundleDir: string;
@@ -65,12 +76,13 @@ interface Run {
   readonly stderr: string;
 }
 
-/** runChild starts a writer, kills it `delay` ms after it reports ready, and collects its log. */
+/** runChild starts a writer, kills it `delay` ms after it reports ready, and reads its operation log. */
 async function runChild(dir: string, iteration: number, seed: number, delay: number): Promise<Run> {
-  const child: ChildProcess = spawn(process.execPath, [writer, dir, String(iteration), String(seed)], {
+  // beside the store's directory, not in it: the store owns every name there
+  const oplog = `${dir}.ops`;
+  const child: ChildProcess = spawn(process.execPath, [writer, dir, String(iteration), String(seed), oplog], {
     stdio: ['ignore', 'pipe', 'pipe'],
   });
-  const lines: OpLine[] = [];
   let stderr = '';
   child.stderr!.on('data', (d: Buffer) => {
     stderr += d.toString();
@@ -81,10 +93,16 @@ async function runChild(dir: string, iteration: number, seed: number, delay: num
   let timer: NodeJS.Timeout | undefined;
   createInterface({ input: child.stdout! }).on('line', (line) => {
     if (line === 'ready') timer = setTimeout(() => child.kill('SIGKILL'), delay);
-    else lines.push(JSON.parse(line) as OpLine);
   });
   const { code, signal } = await closed;
   clearTimeout(timer);
+  const text = await readFile(oplog, 'utf8').catch(() => '');
+  await rm(oplog, { force: true });
+  // a line the kill cut short was never followed by its operation
+  const lines = text
+    .split('\n')
+    .filter((l, i, all) => l !== '' && i < all.length - 1)
+    .map((l) => JSON.parse(l) as OpLine);
   return { lines, code, signal, stderr };
 }
 
@@ -101,10 +119,9 @@ const load = async (dir: string) => {
 
 describe('durable store under SIGKILL', () => {
   it(`keeps every committed write and tears none, over ${ITERATIONS} kills`, {
-    timeout: 90_000,
+    timeout: 120_000,
   }, async () => {
-    const dir = await h.tempDir();
-    const verified = new Map<string, Want>();
+    console.log(`durable store crash test: seed ${SEED} (KEEL_CRASH_SEED=${SEED} replays its delays)`);
     const figures = {
       committed: 0,
       inFlightAtKill: 0,
@@ -116,67 +133,99 @@ describe('durable store under SIGKILL', () => {
       maxResources: 0,
     };
 
-    for (let iteration = 0; iteration < ITERATIONS; iteration++) {
-      const seed = Math.floor(Math.random() * 2 ** 31);
-      // Every fourth kill comes at once, while the first writes are still opening the log.
-      const delay = iteration % 4 === 0 ? 0 : Math.floor(Math.random() * MAX_KILL_DELAY_MS);
-      const run = await runChild(dir, iteration, seed, delay);
-      const where = `iteration ${iteration} (seed ${seed}, kill after ${delay} ms)`;
-      expect(run.signal, `${where}: the writer exited on its own (code ${run.code}): ${run.stderr}`).toBe(
-        'SIGKILL',
-      );
+    let stop = false;
+    const lane = async (l: number) => {
+      const dir = await h.tempDir();
+      const rnd = prng(SEED + l);
+      const verified = new Map<string, Want>();
+      for (let iteration = l; iteration < ITERATIONS && !stop; iteration += LANES) {
+        const seed = Math.floor(rnd() * 2 ** 31);
+        // About one kill in four comes at once, while the first writes are still opening the log.
+        const delay = rnd() < 0.25 ? 0 : Math.floor(rnd() * MAX_KILL_DELAY_MS);
+        const run = await runChild(dir, iteration, seed, delay);
+        const where = `iteration ${iteration} (seed ${SEED}, lane ${l}, child seed ${seed}, kill after ${delay} ms)`;
+        expect(run.signal, `${where}: the writer exited on its own (code ${run.code}): ${run.stderr}`).toBe(
+          'SIGKILL',
+        );
 
-      // Per id: the last operation that resolved, and the one issued after it that had not.
-      const done = new Map<string, OpLine>();
-      const pending = new Map<string, OpLine>();
-      for (const l of run.lines) {
-        if (l.phase === 'B') pending.set(l.id, l);
-        else {
-          expect(pending.get(l.id)?.n, `${where}: D without B for ${l.id}`).toBe(l.n);
-          pending.delete(l.id);
-          done.set(l.id, l);
-          figures.committed++;
+        // Per id: the last operation that resolved, and the one issued after it that had not.
+        const done = new Map<string, OpLine>();
+        const pending = new Map<string, OpLine>();
+        for (const line of run.lines) {
+          if (line.phase === 'B') pending.set(line.id, line);
+          else {
+            expect(pending.get(line.id)?.n, `${where}: D without B for ${line.id}`).toBe(line.n);
+            pending.delete(line.id);
+            done.set(line.id, line);
+            figures.committed++;
+          }
         }
-      }
 
-      const files = await readdir(dir);
-      if (files.some((f) => f.endsWith('.tmp')) || files.filter((f) => f.startsWith('log.')).length > 1)
-        figures.killedMidCompaction++;
-      const { found, info } = await load(dir);
-      if (info.recovered) figures.tornTails++;
-      figures.snapshots = Math.max(figures.snapshots, info.snapshotGeneration);
-      figures.maxResources = Math.max(figures.maxResources, found.size);
-      const ids = new Set([...verified.keys(), ...done.keys(), ...pending.keys(), ...found.keys()]);
-      for (const id of ids) {
-        const last = done.get(id);
-        const committed: Want = last ? effect(last) : (verified.get(id) ?? ABSENT);
-        const inFlight = pending.get(id);
-        const actual = found.get(id);
-        if (inFlight) figures.inFlightAtKill++;
-        if (matches(actual, committed)) {
-          verified.set(id, committed);
-        } else if (inFlight && matches(actual, effect(inFlight))) {
-          figures.inFlightLanded++;
-          verified.set(id, effect(inFlight));
-        } else {
-          const got = actual
-            ? `version ${actual.metadata.version}, labels ${JSON.stringify(actual.metadata.labels.raw())}`
-            : 'absent';
-          expect.fail(
-            `${where}: ${id} is ${got}; expected ${describeWant(committed)}${inFlight ? ` or ${describeWant(effect(inFlight))}` : ''}`,
-          );
+        // a failure keeps the directory (as recovery left it) and the operation log for a post-mortem,
+        // and stops the other lanes
+        const keep = async () => {
+          const kept = join(tmpdir(), `cosi-crash-kept-${SEED}-${iteration}`);
+          await cp(dir, kept, { recursive: true });
+          await writeFile(join(kept, 'child.log'), run.lines.map(formatOp).join(''));
+          return kept;
+        };
+        const failed = async (message: string) => {
+          stop = true;
+          expect.fail(`${message} (directory kept in ${await keep()})`);
+        };
+
+        const files = await readdir(dir);
+        if (files.some((f) => f.endsWith('.tmp')) || files.filter((f) => f.startsWith('log.')).length > 1)
+          figures.killedMidCompaction++;
+        const { found, info } = await load(dir);
+        if (info.recovered) figures.tornTails++;
+        figures.snapshots = Math.max(figures.snapshots, info.snapshotGeneration);
+        figures.maxResources = Math.max(figures.maxResources, found.size);
+        const ids = new Set([...verified.keys(), ...done.keys(), ...pending.keys(), ...found.keys()]);
+        for (const id of ids) {
+          const last = done.get(id);
+          const committed: Want = last ? effect(last) : (verified.get(id) ?? ABSENT);
+          const inFlight = pending.get(id);
+          const actual = found.get(id);
+          if (inFlight) figures.inFlightAtKill++;
+          if (matches(actual, committed)) {
+            verified.set(id, committed);
+          } else if (inFlight && matches(actual, effect(inFlight))) {
+            figures.inFlightLanded++;
+            verified.set(id, effect(inFlight));
+          } else {
+            const got = actual
+              ? `version ${actual.metadata.version}, labels ${JSON.stringify(actual.metadata.labels.raw())}`
+              : 'absent';
+            await failed(
+              `${where}: ${id} is ${got}; expected ${describeWant(committed)}${inFlight ? ` or ${describeWant(effect(inFlight))}` : ''}`,
+            );
+          }
         }
-      }
 
-      // Opening again, after the first open repaired any torn tail, gives the very same content.
-      const again = await load(dir);
-      expect(again.info.recovered, `${where}: second open found a torn tail`).toBeUndefined();
-      expect([...again.found.keys()].sort()).toEqual([...found.keys()].sort());
-      for (const [id, r] of found)
-        expect(encodePut(again.found.get(id)!).equals(encodePut(r)), id).toBe(true);
-    }
+        // Opening again, after the first open repaired any torn tail, gives the very same content.
+        const again = await load(dir);
+        expect(again.info.recovered, `${where}: second open found a torn tail`).toBeUndefined();
+        expect([...again.found.keys()].sort()).toEqual([...found.keys()].sort());
+        for (const [id, r] of found)
+          expect(encodePut(again.found.get(id)!).equals(encodePut(r)), `${where}: ${id}`).toBe(true);
+      }
+    };
+    const t0 = Date.now();
+    // every lane ends before the test does, so none is still writing when its directory is removed
+    const lanes = await Promise.allSettled(
+      Array.from({ length: LANES }, (_, l) =>
+        lane(l).catch((e: unknown) => {
+          stop = true;
+          throw e;
+        }),
+      ),
+    );
+    for (const r of lanes) if (r.status === 'rejected') throw r.reason;
 
     expect(figures.committed).toBeGreaterThan(0);
-    console.log(`crash test: ${ITERATIONS} kills, ${JSON.stringify(figures)}`);
+    console.log(
+      `durable store crash test: ${ITERATIONS} kills in ${Date.now() - t0} ms, ${JSON.stringify(figures)}`,
+    );
   });
 });
