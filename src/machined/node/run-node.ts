@@ -33,6 +33,7 @@ import { nodeConfigHost } from './config-host.js';
 import type { ConfigSourceInputs } from './config-sources.js';
 import { persistConfig } from './config-store.js';
 import { loadControllers } from './controllers.js';
+import { maskEmbeddedConfig } from './embedded-config.js';
 import { publishHostIdentity } from './host-identity.js';
 import { pumpKernelLog } from './kernel-log.js';
 import { MACHINED_SERVICE, machinedService } from './machined-service.js';
@@ -64,6 +65,8 @@ export async function runNode(start: NodeStart): Promise<Node> {
     },
   });
   const { state, runtime, bootId } = machined;
+  // read into memory at the start; from now on out of every workload's sight, as upstream
+  if (!container && start.sources.embedded.kind === 'present') maskEmbeddedConfig(mlog.line);
 
   await registerNodeResources(state);
 
