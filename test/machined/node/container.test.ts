@@ -274,6 +274,33 @@ describe('container node in maintenance mode', () => {
     expect(node.lines.some((l) => l.includes('leaving maintenance mode'))).toBe(true);
   });
 
+  it('applies a partial config from its state directory and waits in maintenance mode for the rest', async () => {
+    const stateDir = tempStateDir();
+    const partial = 'apiVersion: v1alpha1\nkind: ResolverConfig\nnameservers:\n  - address: 192.0.2.53\n';
+    writeFileSync(join(stateDir, 'config.yaml'), partial);
+    const node = await spawnNode(stateDir, await freePort());
+    await node.waitForLine(/config: state \(config.yaml on STATE\): not complete for boot/);
+    await node.waitForLine(/not complete for boot .*staying in maintenance mode/);
+    await node.waitForLine(/server certificate fingerprint: /);
+    // (the line above is logged once the MachineConfig resource the controllers watch holds it)
+    expect(node.lines.some((l) => l.includes('leaving maintenance mode'))).toBe(false);
+    await applyFirstConfig(node.address, (re) => node.waitForLine(re));
+    expect(readFileSync(join(stateDir, 'config.yaml'), 'utf8')).toBe(encode(controlplane));
+  });
+
+  it('names a stored config that does not decode, and waits in maintenance mode', async () => {
+    const stateDir = tempStateDir();
+    writeFileSync(join(stateDir, 'config.yaml'), 'machine: [unclosed\n');
+    const node = await spawnNode(stateDir, await freePort());
+    await node.waitForLine(
+      /config: state \(config.yaml on STATE\): failed to decode .*trying the next source/,
+    );
+    await node.waitForLine(/no source holds a config complete for boot, entering maintenance mode/);
+    await node.waitForLine(/server certificate fingerprint: /);
+    const m = client('machine.MachineService', node.address);
+    expect(((await callUnary(m, 'Version', {})).messages as Reply[])[0]!.version).toBeDefined();
+  });
+
   it('powers off on Shutdown from an insecure client, with the task event a waiting client ends at', async () => {
     const { node } = await startMaintenanceNode();
     const m = client('machine.MachineService', node.address);
