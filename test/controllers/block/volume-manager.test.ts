@@ -52,6 +52,26 @@ async function installerDisk(bytes: number, extra: (t: GptTable) => GptTable = (
   return loop;
 }
 
+/** format makes a filesystem on partition k with the host's mkfs (xfs allowed under 300 MB). */
+function format(loop: Loop, k: number, kind: 'xfs' | 'vfat', label: string): void {
+  const dev = `${loop.path}p${k}`;
+  const env = { ...process.env, TEST_DIR: '1', TEST_DEV: '1', QA_CHECK_FS: '1' };
+  if (kind === 'xfs') execFileSync('mkfs.xfs', ['-f', '-L', label, dev], { stdio: 'ignore', env });
+  else execFileSync('mkfs.vfat', ['-n', label, dev], { stdio: 'ignore' });
+}
+
+/** installedDisk is a disk as a node left it: META, STATE (100 MiB) and a small EPHEMERAL, formatted. */
+async function installedDisk(ephemeralFs: 'xfs' | 'vfat'): Promise<Loop> {
+  const loop = await installerDisk(3 * GiB, (t) => {
+    const s = addPartition(t, { name: 'STATE', type: PARTITION_TYPE.linuxFilesystem, size: 100 * MiB }).table;
+    return addPartition(s, { name: 'EPHEMERAL', type: PARTITION_TYPE.linuxFilesystem, size: 400 * MiB })
+      .table;
+  });
+  format(loop, 2, 'xfs', 'STATE');
+  format(loop, 3, ephemeralFs, 'EPHEMERAL');
+  return loop;
+}
+
 /** blkid reads a device's probe as `KEY=value` lines. */
 function blkid(path: string): Record<string, string> {
   let out = '';
@@ -247,5 +267,52 @@ describe('block.VolumeManagerController on loop disks', () => {
     expect(eph.spec.preFailPhase).toBe(VolumePhase.Waiting);
     expect(eph.spec.errorMessage).toContain('volume EPHEMERAL needs 2147483648 bytes');
     expect((await readGpt(loop.fd)).table.partitions.map((p) => p.name)).toEqual(['META', 'STATE']);
+  });
+
+  it('grows a located EPHEMERAL to fill the disk and keeps its filesystem', { timeout: 120_000 }, async ({
+    signal,
+  }) => {
+    const loop = await installedDisk('xfs');
+    const uuid = blkid(`${loop.path}p3`).UUID;
+    const env = start();
+    await discover(env.state, loop);
+    await env.state.create(MachineConfig.new('config', 'v1alpha1', config));
+    const ready = await assertResources(
+      env.state,
+      VolumeStatus,
+      ['META', 'STATE', 'EPHEMERAL'],
+      (r) =>
+        expect([r.metadata.id, r.spec.phase, r.spec.errorMessage]).toEqual([
+          r.metadata.id,
+          VolumePhase.Ready,
+          '',
+        ]),
+      { signal, ...WAIT },
+    );
+    const eph = ready.get('EPHEMERAL')!.spec;
+    expect(eph.location).toBe(`${loop.path}p3`);
+    expect(eph.size).toBeGreaterThan(2.8 * GiB);
+    expect(Number(loop.sysfs(3, 'size')) * 512).toBe(eph.size);
+    expect(blkid(eph.location).UUID).toBe(uuid);
+    expect(ready.get('STATE')?.spec.size).toBe(100 * MiB);
+  });
+
+  it('fails a located volume holding another filesystem, and leaves it', { timeout: 120_000 }, async ({
+    signal,
+  }) => {
+    const loop = await installedDisk('vfat');
+    const env = start();
+    await discover(env.state, loop);
+    await env.state.create(MachineConfig.new('config', 'v1alpha1', config));
+    const eph = await assertResource(
+      env.state,
+      VolumeStatus,
+      'EPHEMERAL',
+      (r) => expect(r.spec.phase).toBe(VolumePhase.Failed),
+      { signal, ...WAIT },
+    );
+    expect(eph.spec.preFailPhase).toBe(VolumePhase.Prepared);
+    expect(eph.spec.errorMessage).toBe(`filesystem type mismatch on ${loop.path}p3: found vfat, want xfs`);
+    expect(blkid(`${loop.path}p3`)).toMatchObject({ TYPE: 'vfat', LABEL: 'EPHEMERAL' });
   });
 });
