@@ -1,7 +1,7 @@
 // The config a node boots with, chosen from its sources in upstream's order (AcquireController): STATE's
 // config.yaml, the embedded config, `talos.config.early=`, `talos.config.inline=`, then maintenance mode.
 // Pure: it takes what each source held (config-sources.ts) and says what to use and where it came from.
-import { decompress } from 'fzstd';
+import { Decompress } from 'fzstd';
 import { parseConfig } from '../../api/machine-stateful/index.js';
 import type { Config } from '../../config/index.js';
 import { completeForBoot } from './config-host.js';
@@ -99,13 +99,28 @@ export function decodeCmdlineConfig(values: readonly string[]): Uint8Array {
   // Go's StdEncoding: padded, and nothing outside the alphabet (Buffer.from would skip such characters)
   if (b64.length % 4 !== 0 || !/^[A-Za-z0-9+/]*={0,2}$/.test(b64))
     throw new Error('not valid base64 (standard alphabet, padded)');
-  const packed = Buffer.from(b64, 'base64');
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  // streamed, so a frame that claims or expands to more than any config is refused before it is held
+  const zstd = new Decompress((chunk) => {
+    size += chunk.length;
+    if (size > MAX_CMDLINE_CONFIG_BYTES) throw new TooLarge();
+    chunks.push(chunk);
+  });
   try {
-    return decompress(packed);
+    zstd.push(Buffer.from(b64, 'base64'), true);
   } catch (e) {
+    if (e instanceof TooLarge)
+      throw new Error(`decompresses to more than ${MAX_CMDLINE_CONFIG_BYTES / 1024 / 1024} MiB`);
     throw new Error(`not valid zstd: ${(e as Error).message}`, { cause: e });
   }
+  return Buffer.concat(chunks);
 }
+
+/** The most a command line's config may decompress to: a config is kilobytes, a few hundred with files. */
+export const MAX_CMDLINE_CONFIG_BYTES = 4 * 1024 * 1024;
+
+class TooLarge extends Error {}
 
 function cmdlineStep(source: ConfigSource, param: string, values: readonly string[] | undefined): Step {
   return {

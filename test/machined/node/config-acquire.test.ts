@@ -1,7 +1,11 @@
 import { deflateRawSync } from 'node:zlib';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { encode, generateConfigs, mintSecrets } from '../../../src/config/index.js';
-import { acquireConfig, decodeCmdlineConfig } from '../../../src/machined/node/config-acquire.js';
+import {
+  acquireConfig,
+  decodeCmdlineConfig,
+  MAX_CMDLINE_CONFIG_BYTES,
+} from '../../../src/machined/node/config-acquire.js';
 import type { ConfigSourceInputs, SourceRead } from '../../../src/machined/node/config-sources.js';
 
 // `printf '…HostnameConfig…' | zstd -19 -c | base64 -w0`: a real compressed frame (Huffman and FSE
@@ -69,6 +73,29 @@ describe('decodeCmdlineConfig', () => {
     );
     expect(() => decodeCmdlineConfig([Buffer.from('plain yaml: 1\n').toString('base64')])).toThrow(
       /not valid zstd/,
+    );
+  });
+});
+
+/** zstdRle frames `blocks` RLE blocks of 128 KiB each: a few bytes that expand without end. */
+function zstdRle(blocks: number): Buffer {
+  // no single segment and no content size: a window descriptor of 2^21 bytes instead
+  const parts = [Buffer.from([0x28, 0xb5, 0x2f, 0xfd, 0x00, 0x58])];
+  for (let i = 0; i < blocks; i++) {
+    const bh = Buffer.alloc(4);
+    bh.writeUIntLE(((128 * 1024) << 3) | (1 << 1) | (i === blocks - 1 ? 1 : 0), 0, 3); // block type 1: RLE
+    bh[3] = 0x23; // '#': a YAML comment, byte after byte
+    parts.push(bh);
+  }
+  return Buffer.concat(parts);
+}
+
+describe('decodeCmdlineConfig limits', () => {
+  it('takes an RLE frame up to the limit, and refuses one that expands past it', () => {
+    expect(decodeCmdlineConfig([zstdRle(2).toString('base64')]).length).toBe(256 * 1024);
+    const blocks = MAX_CMDLINE_CONFIG_BYTES / (128 * 1024) + 1;
+    expect(() => decodeCmdlineConfig([zstdRle(blocks).toString('base64')])).toThrow(
+      /decompresses to more than 4 MiB/,
     );
   });
 });
