@@ -10,6 +10,8 @@ export * from './devices.js';
 export * from './discovery.js';
 export * from './disks.js';
 export * from './system-disk.js';
+export * from './volume-config.js';
+export * from './volume-manager.js';
 
 /** blockControllers are the discovery controllers, in pipeline order; one line per controller. */
 export function blockControllers(): Controller[] {
