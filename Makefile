@@ -128,8 +128,9 @@ $(OSREL): images/os-release.in package.json
 $(UKI): $(KERNEL) $(INITRAMFS) $(OSREL) images/cmdline scripts/uki.sh scripts/lib/cmdline.sh
 	scripts/uki.sh $@ $(KERNEL) $(INITRAMFS) $(OSREL) images/cmdline
 
-$(ISO): $(KERNEL) $(INITRAMFS) images/cmdline images/grub.cfg scripts/iso.sh scripts/lib/cmdline.sh
-	scripts/iso.sh $@ $(KERNEL) $(INITRAMFS)
+# the ISO carries the install assets too (/keel/install: the UKI, systemd-boot, GRUB's BIOS images)
+$(ISO): $(KERNEL) $(INITRAMFS) $(UKI) images/cmdline images/grub.cfg scripts/iso.sh scripts/grub-bios.sh scripts/lib/cmdline.sh
+	scripts/iso.sh $@ $(KERNEL) $(INITRAMFS) $(UKI)
 
 $(DISK): $(UKI) scripts/disk.sh
 	scripts/disk.sh $@ $(UKI)

@@ -6,10 +6,12 @@
 # initramfs from the ISO 9660 tree (/boot/vmlinuz, /boot/initramfs) with the command line from
 # images/cmdline, so the payload is carried once.
 #
-# The UKI argument is accepted so callers can pass it, but is not written to the ISO: carrying
-# it would store the kernel and the initramfs a second time (the UKI is booted from the raw disk
-# image instead). The upstream ISO boots a UKI through sd-boot from an appended EFI partition and
-# pays for that with a second copy.
+# With a UKI, the ISO also carries what installing Keel to a disk needs, since a node installs from
+# its boot medium (src/install): under /keel/install/ the UKI (keel.efi), systemd-boot
+# (systemd-bootx64.efi), GRUB's boot.img and core.img for BIOS disks (scripts/grub-bios.sh) and the
+# kernel command line GRUB is to pass (cmdline); GRUB's slots take the kernel and the initramfs from
+# /boot. The UKI stores the kernel and the initramfs a second time (about 42 MB), as the upstream ISO
+# does; the initramfs itself stays as it is (nothing of the install goes into it).
 #
 # Rather than grub-mkrescue (which stamps the current time into the image, picks a random FAT
 # serial and installs every GRUB module, several MiB), the GRUB images are built here with
@@ -20,7 +22,8 @@
 # All dates come from SOURCE_DATE_EPOCH (default 0), so the same inputs give the same bytes.
 #
 # Environment: CMDLINE_FILE (default images/cmdline), SOURCE_DATE_EPOCH, KEEL_GRUB_LIB (GRUB's
-# platform directories, default /usr/lib/grub).
+# platform directories, default /usr/lib/grub), KEEL_SYSTEMD_BOOT (systemd-boot's EFI binary, default
+# Debian's systemd-boot-efi one).
 set -euo pipefail
 
 root=$(cd "$(dirname "$0")/.." && pwd)
@@ -32,9 +35,10 @@ usage() { echo "usage: $0 OUT KERNEL INITRAMFS [UKI]" >&2; exit 2; }
 out=$1 kernel=$2 initramfs=$3 uki=${4:-}
 cmdline_file=${CMDLINE_FILE:-$root/images/cmdline}
 grub_lib=${KEEL_GRUB_LIB:-/usr/lib/grub}
+sd_boot=${KEEL_SYSTEMD_BOOT:-/usr/lib/systemd/boot/efi/systemd-bootx64.efi}
 export SOURCE_DATE_EPOCH=${SOURCE_DATE_EPOCH:-0}
 
-for f in "$kernel" "$initramfs" "$cmdline_file" "$root/images/grub.cfg" ${uki:+"$uki"}; do
+for f in "$kernel" "$initramfs" "$cmdline_file" "$root/images/grub.cfg" ${uki:+"$uki" "$sd_boot"}; do
   [[ -f $f && -r $f ]] || { echo "iso: cannot read $f" >&2; exit 1; }
 done
 for d in "$grub_lib/i386-pc" "$grub_lib/x86_64-efi"; do
@@ -92,6 +96,20 @@ export MTOOLS_SKIP_CHECK=1
 SOURCE_DATE_EPOCH=$fat_epoch TZ=UTC mmd -i "$work/efi.img" ::/EFI ::/EFI/BOOT
 SOURCE_DATE_EPOCH=$fat_epoch TZ=UTC mcopy -i "$work/efi.img" "$work/BOOTX64.EFI" ::/EFI/BOOT/BOOTX64.EFI
 
+# The install assets (with a UKI only): see the top of this file.
+install=()
+if [[ -n $uki ]]; then
+  KEEL_GRUB_LIB=$grub_lib "$root/scripts/grub-bios.sh" "$work/install"
+  printf '%s\n' "$cmdline" >"$work/install/cmdline"
+  install=(
+    keel/install/keel.efi="$uki"
+    keel/install/systemd-bootx64.efi="$sd_boot"
+    keel/install/boot.img="$work/install/boot.img"
+    keel/install/core.img="$work/install/core.img"
+    keel/install/cmdline="$work/install/cmdline"
+  )
+fi
+
 mkdir -p "$(dirname "$out")"
 # xorriso in mkisofs emulation, with grub-mkrescue's boot options. -r normalises owners and
 # modes. Volume dates follow SOURCE_DATE_EPOCH except the modification date, which GRUB reads
@@ -110,5 +128,6 @@ xorriso -as mkisofs -quiet -graft-points -r -V KEEL \
   boot/grub/grub.cfg="$work/grub.cfg" \
   boot/grub/eltorito.img="$work/eltorito.img" \
   boot/grub/efi.img="$work/efi.img" \
+  ${install[@]+"${install[@]}"} \
   -- -alter_date_r b "=$SOURCE_DATE_EPOCH" / --
 mv -f "$out.tmp" "$out"

@@ -509,6 +509,41 @@ describe('iso.sh', () => {
     run('bash', [script('iso.sh'), b, kernel, initrd]);
     expect(readFileSync(a).equals(readFileSync(b))).toBe(true);
   });
+
+  it('with a UKI, carries the install assets under /keel/install, reproducibly', () => {
+    const dir = scratch();
+    const kernel = join(dir, 'bzImage');
+    const initrd = join(dir, 'initrd');
+    const uki = join(dir, 'keel.efi');
+    writeFileSync(kernel, pseudoRandom(1024 * 1024, 17));
+    writeFileSync(initrd, pseudoRandom(1024 * 1024, 19));
+    writeFileSync(uki, pseudoRandom(2 * 1024 * 1024, 23));
+    const a = join(dir, 'a.iso');
+    run('bash', [script('iso.sh'), a, kernel, initrd, uki]);
+    const out = join(dir, 'install');
+    run('xorriso', ['-osirrox', 'on', '-indev', a, '-extract', '/keel/install', out]);
+    const names = execFileSync('ls', [out], { encoding: 'utf8' }).trim().split('\n');
+    expect(names).toEqual(['boot.img', 'cmdline', 'core.img', 'keel.efi', 'systemd-bootx64.efi']);
+    expect(readFileSync(join(out, 'keel.efi')).equals(readFileSync(uki))).toBe(true);
+    expect(
+      readFileSync(join(out, 'systemd-bootx64.efi')).equals(
+        readFileSync('/usr/lib/systemd/boot/efi/systemd-bootx64.efi'),
+      ),
+    ).toBe(true);
+    expect(readFileSync(join(out, 'boot.img')).equals(readFileSync('/usr/lib/grub/i386-pc/boot.img'))).toBe(
+      true,
+    );
+    // core.img: diskboot.img's blocklist entry (load segment 0x820) at the end of its first sector
+    expect(readFileSync(join(out, 'core.img')).readUInt16LE(510)).toBe(0x820);
+    expect(readFileSync(join(out, 'cmdline'), 'utf8')).toBe(`${expectedCmdline(cmdlineFile)}\n`);
+    // the kernel and the initramfs GRUB's slots take stay where the ISO boots them from
+    const files = run('xorriso', ['-indev', a, '-find', '/boot', '-type', 'f']);
+    expect(files).toMatch(/'\/boot\/vmlinuz'/);
+    expect(files).toMatch(/'\/boot\/initramfs'/);
+    const b = join(dir, 'b.iso');
+    run('bash', [script('iso.sh'), b, kernel, initrd, uki]);
+    expect(readFileSync(a).equals(readFileSync(b))).toBe(true);
+  });
 });
 
 // ---- boots ------------------------------------------------------------------------------------------------
