@@ -9,6 +9,7 @@ import {
   getLogicalSectorSize,
   getSize,
   isCdrom,
+  isCdromNoMedia,
   openBlockDevice,
   readBlockDevice,
   readDiskProperties,
@@ -81,8 +82,11 @@ async function readDiskFacts(id: string, name: string, signal: AbortSignal): Pro
     return undefined; // gone meanwhile, or no node: its removal event follows
   }
   try {
-    const size = Number(getSize(fd));
+    let size = Number(getSize(fd));
     if (size === 0) return undefined;
+    const cdrom = isCdrom(fd);
+    // the kernel gives an empty drive a nominal size: upstream shows it as 0
+    if (cdrom && isCdromNoMedia(fd)) size = 0;
     let sectorSize = 512;
     try {
       sectorSize = getLogicalSectorSize(fd);
@@ -97,7 +101,7 @@ async function readDiskFacts(id: string, name: string, signal: AbortSignal): Pro
       ioSize: getIOSize(fd),
       sectorSize,
       readonly: record.readonly,
-      cdrom: isCdrom(fd),
+      cdrom,
       busPath: record.busPath,
       secondaries: record.secondaries,
       props,

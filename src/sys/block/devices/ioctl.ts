@@ -19,6 +19,7 @@ export const BLKZEROOUT = 0x127f;
 export const BLKBSZGET = 0x80081270;
 export const BLKGETSIZE64 = 0x80081272;
 export const CDROM_GET_CAPABILITY = 0x5331;
+export const CDROM_DRIVE_STATUS = 0x5326;
 
 /** The sector the kernel counts ranges and sizes in, whatever the device's logical block size. */
 export const SECTOR = 512;
@@ -94,6 +95,23 @@ export function isCdrom(d: DeviceRef): boolean {
   try {
     call(d, 'CDROM_GET_CAPABILITY', CDROM_GET_CAPABILITY);
     return true;
+  } catch {
+    return false;
+  }
+}
+
+/** CDS_NO_DISC and CDS_TRAY_OPEN: what CDROM_DRIVE_STATUS answers for a drive with nothing to read */
+const CDS_NO_DISC = 1;
+const CDS_TRAY_OPEN = 2;
+
+/**
+ * isCdromNoMedia tells an optical drive with no disc in it (or its tray open), which the kernel still
+ * sizes nominally; false for any other device and for a drive that cannot say.
+ */
+export function isCdromNoMedia(d: DeviceRef): boolean {
+  try {
+    const status = call(d, 'CDROM_DRIVE_STATUS', CDROM_DRIVE_STATUS);
+    return status === CDS_NO_DISC || status === CDS_TRAY_OPEN;
   } catch {
     return false;
   }

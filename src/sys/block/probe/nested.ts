@@ -1,7 +1,7 @@
 // Probing a block device the way upstream's discovery does (go-blockdevice's blkid.Probe): its size,
 // sector and I/O sizes, the signature on it in the chain's order with the GPT prober in its place
 // (after swap, before squashfs), and for a GPT each partition's entry with what its own range holds.
-import { getIOSize, getLogicalSectorSize } from '../devices/ioctl.js';
+import { getIOSize, getLogicalSectorSize, isCdrom, isCdromNoMedia } from '../devices/ioctl.js';
 import { type BlockFd, deviceLabel } from '../devices/open.js';
 import { decodeGpt, isGptError } from '../gpt/index.js';
 import { CHAIN, probe } from './chain.js';
@@ -134,6 +134,8 @@ export async function probeDevice(d: BlockFd): Promise<DeviceProbe> {
   const size = blockDeviceSize(d.fd);
   const sectorSize = getLogicalSectorSize(d);
   const ioSize = getIOSize(d);
+  // an optical drive without a disc has nothing to read (every read fails): left unprobed, as upstream
+  if (isCdrom(d) && isCdromNoMedia(d)) return { size, sectorSize, ioSize, signature: undefined, parts: [] };
   posixFadvise(d.fd, 0, 0, POSIX_FADV_RANDOM);
   posixFadvise(d.fd, 0, 0, POSIX_FADV_DONTNEED);
   const found = await probeSignatures(alignedReadAt(d.fd, size, deviceLabel(d)), size, sectorSize);

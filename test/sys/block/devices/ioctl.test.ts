@@ -10,6 +10,7 @@ import {
   getPhysicalSectorSize,
   getSize,
   isCdrom,
+  isCdromNoMedia,
   isReadOnly,
   rereadPartitions,
   zeroOut,
@@ -50,6 +51,8 @@ describe('block ioctls', () => {
     // no optimal size: the minimum, a power of two, is what upstream's Disk shows
     expect(getIOSize(d)).toBe(iomin);
     expect(isCdrom(d)).toBe(false);
+    // a disk is no drive without a disc: the CD-ROM layer's question is refused, and answered false
+    expect(isCdromNoMedia(d)).toBe(false);
   });
 
   it('name the device and the request when the device refuses', () => {
