@@ -2,11 +2,13 @@
 // disks, what probing finds on them, and the system disk. PID 1 only: a container must not probe its host.
 import type { Controller } from '../../src/cosi/controller/index.js';
 import { DevicesController } from './devices.js';
+import { DiscoveredVolumesStatusController } from './discovered-volumes-status.js';
 import { DiscoveryController } from './discovery.js';
 import { DisksController } from './disks.js';
 import { SystemDiskController } from './system-disk.js';
 
 export * from './devices.js';
+export * from './discovered-volumes-status.js';
 export * from './discovery.js';
 export * from './disks.js';
 export * from './system-disk.js';
@@ -15,5 +17,11 @@ export * from './volume-manager.js';
 
 /** blockControllers are the discovery controllers, in pipeline order; one line per controller. */
 export function blockControllers(): Controller[] {
-  return [DevicesController, DisksController, DiscoveryController, SystemDiskController];
+  return [
+    DevicesController,
+    DisksController,
+    DiscoveryController,
+    DiscoveredVolumesStatusController,
+    SystemDiskController,
+  ];
 }

@@ -6,16 +6,18 @@ import type { ResourceType } from '../../src/cosi/resource/typed.js';
 import type { SignalOptions } from '../../src/cosi/state/core.js';
 import type { State } from '../../src/cosi/state/state.js';
 import { BootID } from './boot-id.js';
+import { DevicesStatus } from './devices-status.js';
 import { MachineStatus } from './machine-status.js';
 import { MetaKey } from './meta-key.js';
 import { MetaLoaded } from './meta-loaded.js';
 
 export * from './boot-id.js';
+export * from './devices-status.js';
 export * from './machine-status.js';
 export * from './meta-key.js';
 export * from './meta-loaded.js';
 
-export const RUNTIME_TYPES = [MachineStatus, BootID, MetaKey, MetaLoaded] as const;
+export const RUNTIME_TYPES = [MachineStatus, BootID, MetaKey, MetaLoaded, DevicesStatus] as const;
 
 /** registerRuntimeResources records the definitions of the runtime types in a state. */
 export async function registerRuntimeResources(state: State, opts: SignalOptions = {}): Promise<void> {
