@@ -375,7 +375,12 @@ export async function bundle(outFile: string, info: BuildInfo): Promise<void> {
       grpcNetPlugin,
       grpcServerFirstPlugin,
       longPlugin,
-      asciiPlugin([/[\\/]node_modules[\\/]pluralize[\\/]pluralize\.js$/]),
+      // pluralize's regular expressions; cel-js's µs (an object key, a regular expression and a comment:
+      // an escaped identifier means the same identifier)
+      asciiPlugin([
+        /[\\/]node_modules[\\/]pluralize[\\/]pluralize\.js$/,
+        /[\\/]node_modules[\\/]@marcbachmann[\\/]cel-js[\\/]lib[\\/]functions\.js$/,
+      ]),
     ],
     logLevel: 'warning',
   });
