@@ -31,6 +31,11 @@ export interface NodeConfigHost extends ConfigHost {
   activate(cfg: Config): Promise<void>;
   /** close cancels a pending try-mode rollback */
   close(): void;
+  /**
+   * adopt takes a config a source found after the node started (STATE, once its partition is mounted) as
+   * if it had been applied: a node still in maintenance mode leaves it; false when a config was already there
+   */
+  adopt(cfg: Config, source: string): boolean;
 }
 
 export function nodeConfigHost(opts: NodeConfigHostOptions): NodeConfigHost {
@@ -71,6 +76,13 @@ export function nodeConfigHost(opts: NodeConfigHostOptions): NodeConfigHost {
     received,
     activate,
     close: cancelRollback,
+    adopt(cfg, source) {
+      if (active !== undefined) return false;
+      active = cfg;
+      log(`config: loaded from ${source}`);
+      receive(cfg);
+      return true;
+    },
     async apply(cfg: Config, effect: ApplyEffect, { actorId, tryTimeoutMs }) {
       const first = active === undefined;
       if (effect !== 'try') cancelRollback(); // any other apply ends a pending try, as upstream

@@ -34,13 +34,17 @@ import type { ConfigSourceInputs } from './config-sources.js';
 import { persistConfig } from './config-store.js';
 import { loadControllers } from './controllers.js';
 import { maskEmbeddedConfig } from './embedded-config.js';
+import { ephemeralVolumes } from './ephemeral-volume.js';
 import { publishHostIdentity } from './host-identity.js';
 import { pumpKernelLog } from './kernel-log.js';
 import { MACHINED_SERVICE, machinedService } from './machined-service.js';
+import { metaHost } from './meta-host.js';
+import { followMetaVolume } from './meta-volume.js';
 import { kernelCmdline, machineIdentity } from './network-controllers.js';
 import { registerNodeResources } from './node-resources.js';
 import { networkCondition, serviceConditions, timeCondition } from './readiness.js';
 import type { Node, NodeOptions, NodeStart } from './start-node.js';
+import { followStateVolume } from './state-volume.js';
 import { publishMachineStatus } from './status-publisher.js';
 import { UDEVD_SERVICE, udevdService } from './udevd-service.js';
 
@@ -69,6 +73,8 @@ export async function runNode(start: NodeStart): Promise<Node> {
   if (!container && start.sources.embedded.kind === 'present') maskEmbeddedConfig(mlog.line);
 
   await registerNodeResources(state);
+  // a container node has no META partition (upstream answers its META calls as unsupported)
+  const meta = container ? undefined : metaHost(state, mlog.line);
 
   const events = new EventBus();
   const xids = newXidSource();
@@ -84,6 +90,7 @@ export async function runNode(start: NodeStart): Promise<Node> {
     sequences: defaultSequences({
       services: supervisor,
       earlyServices: [MACHINED_SERVICE, ...(udevd ? [UDEVD_SERVICE] : [])],
+      ...(container ? {} : { volumes: ephemeralVolumes(state) }),
     }),
     log: mlog.line,
   });
@@ -123,6 +130,14 @@ export async function runNode(start: NodeStart): Promise<Node> {
       }
       void pumpKernelLog(logs.serviceLog(KERNEL_LOG), stopFeeds.signal, mlog.line);
       if (container) await publishHostIdentity(state);
+      // the node's durable state follows its volumes: META once found, STATE once mounted
+      if (meta) {
+        const failed = (what: string) => (e: unknown) => mlog.error(`${what}: ${(e as Error).message}`);
+        void followMetaVolume(state, meta, mlog.line, stopFeeds.signal).catch(failed('META'));
+        void followStateVolume({ state, host, log: mlog.line, signal: stopFeeds.signal }).catch(
+          failed('STATE'),
+        );
+      }
     })();
     return controllersStarted;
   };
@@ -149,6 +164,7 @@ export async function runNode(start: NodeStart): Promise<Node> {
     services: supervisor,
     logs,
     power: powerHost,
+    meta: meta ?? 'unsupported',
     clients: clientIssuer(host, () => {
       const address = start.address();
       return [address.slice(0, address.lastIndexOf(':'))];

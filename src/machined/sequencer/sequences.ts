@@ -1,5 +1,5 @@
 // The sequences machined runs today, built from the subsystems that exist. Each grows as later issues
-// add its tasks (volumes, install, upgrade, reset); until then those sequences are absent and unsupported.
+// add its tasks (install, upgrade, reset); until then those sequences are absent and unsupported.
 import { type Phase, phase, type SequenceTable, task } from './phase.js';
 
 /** ServiceControl is the part of the services supervisor the sequences drive. */
@@ -18,8 +18,15 @@ export interface Power {
   powerOff(signal: AbortSignal): Promise<void>;
 }
 
+/** Volumes is what the Boot sequence asks of the block subsystem (absent in container mode). */
+export interface Volumes {
+  /** mountEphemeral resolves once EPHEMERAL is mounted at /var (or the node has no system disk for it) */
+  mountEphemeral(opts: { signal: AbortSignal; log: (line: string) => void }): Promise<void>;
+}
+
 export interface SequenceDeps {
   readonly services: ServiceControl;
+  readonly volumes?: Volumes;
   /** services the Initialize sequence starts (upstream: machined, apid, …), in its earlyServices phase */
   readonly earlyServices?: readonly string[];
   /** without it, shutdown and reboot stop everything and return; the caller then powers off */
@@ -61,6 +68,17 @@ export function defaultSequences(deps: SequenceDeps): SequenceTable {
         ];
 
   const boot = (): Phase[] => [
+    // as upstream's MountEphemeralPartition: /var is on disk before any service that keeps data there starts
+    ...(deps.volumes
+      ? [
+          phase(
+            'ephemeral',
+            task('mountEphemeralPartition', ({ signal, log }) =>
+              deps.volumes!.mountEphemeral({ signal, log }),
+            ),
+          ),
+        ]
+      : []),
     phase(
       'startEverything',
       task('startAllServices', async ({ signal, log }) => {

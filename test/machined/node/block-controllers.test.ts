@@ -12,10 +12,13 @@ const BLOCK = [
   'block.DiscoveryController',
   'block.DiscoveredVolumesStatusController',
   'block.SystemDiskController',
+  'block.VolumeConfigController',
+  'block.VolumeManagerController',
+  'block.MountController',
 ];
 
 describe('block controllers of a node', () => {
-  it('are upstream’s discovery controllers, by upstream’s names', async () => {
+  it('are upstream’s discovery, volume and mount controllers, by upstream’s names', async () => {
     expect((await blockControllers()).map((c) => c.name)).toEqual(BLOCK);
   });
 

@@ -69,6 +69,7 @@ function handledPaths(): Set<string> {
     logs: present,
     power: present,
     clients: present,
+    meta: present,
   };
   return new Set([
     '/machine.MachineService/Version',
@@ -266,6 +267,17 @@ const CASES: Record<string, (c: Clients) => Promise<void>> = {
   },
   '/cluster.ClusterService/HealthCheck': async ({ cluster }) => {
     await unimplementedWithMessage(callStream(cluster, 'HealthCheck', {}), /etcd/);
+  },
+  // a container node has no META partition: refused as upstream refuses it in container mode
+  '/machine.MachineService/MetaWrite': async ({ machine }) => {
+    const err = await errorOf(callUnary(machine, 'MetaWrite', { key: 0x0c, value: Buffer.from('x') }));
+    expect(err.code).toBe(status.FAILED_PRECONDITION);
+    expect(err.details).toBe('method is not supported in container mode');
+  },
+  '/machine.MachineService/MetaDelete': async ({ machine }) => {
+    const err = await errorOf(callUnary(machine, 'MetaDelete', { key: 0x0c }));
+    expect(err.code).toBe(status.FAILED_PRECONDITION);
+    expect(err.details).toBe('method is not supported in container mode');
   },
   '/machine.MachineService/Reset': ({ machine }) =>
     unimplementedWithMessage(callUnary(machine, 'Reset', {}), /disk/),
