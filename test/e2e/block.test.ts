@@ -1,6 +1,7 @@
 // Block discovery on a booted node: the ISO boots in QEMU with a blank virtio disk beside it, and the
 // stock talosctl, in maintenance mode (as a user choosing an install disk does), lists the disks and the
-// discovered volumes in upstream's columns: the blank disk with nothing on it, and the ISO's drive.
+// discovered volumes in upstream's columns: the blank disk with nothing on it, and the ISO's drive; the
+// system volumes it cannot find are Missing, and META tags written before any disk is installed are kept.
 import { mkdtempSync, rmSync, truncateSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -84,6 +85,29 @@ describe('block discovery on the Keel ISO in QEMU', () => {
       // booted from the ISO, the node has no META partition: no system disk
       const sd = await tc('get', 'systemdisk');
       expect(sd.output).not.toMatch(/SystemDisk\s+system-disk/);
+
+      // no META or STATE anywhere: both Missing once discovery is complete (no config, nothing provisioned)
+      const statuses = await retry('get volumestatus shows META and STATE missing', async () => {
+        const out = works(await tc('get', 'volumestatus'));
+        expect(rowOf(out, 'VolumeStatus', 'META')).toMatch(/\smissing\s*/);
+        expect(rowOf(out, 'VolumeStatus', 'STATE')).toMatch(/\smissing\s*/);
+        return out;
+      });
+      expect(statuses).toMatch(/NAMESPACE\s+TYPE\s+ID\s+VERSION\s+TYPE\s+PHASE\s+LOCATION\s+SIZE\n/);
+
+      // META tags written in maintenance mode are kept in memory (no META partition yet), as upstream's
+      works(await tc('meta', 'write', '0xc', 'kept-in-memory'));
+      const meta = await retry('get meta shows 0x0c', async () => {
+        const out = works(await tc('get', 'meta'));
+        rowOf(out, 'MetaKey', '0x0c');
+        return out;
+      });
+      expect(rowOf(meta, 'MetaKey', '0x0c')).toMatch(/\sMetaKey\s+0x0c\s+\d+\s+kept-in-memory\s*$/);
+      works(await tc('meta', 'delete', '0xc'));
+      expect(works(await tc('get', 'meta'))).not.toMatch(/\s0x0c\s/);
+      const again = await tc('meta', 'delete', '0xc');
+      expect(again.code).not.toBe(0);
+      expect(again.output).toMatch(/meta key not found/);
     },
     BOOT_MS + 240_000,
   );
