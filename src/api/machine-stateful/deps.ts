@@ -83,6 +83,11 @@ export interface ClientIssuer {
   readonly contextName: string;
 }
 
+/** ResetHost checks a Reset request against the node and starts its sequence (ApiError when it cannot). */
+export interface ResetHost {
+  reset(req: Record<string, unknown>, actorId: string): Promise<void>;
+}
+
 /** MetaHostLike is the node's META as MetaWrite and MetaDelete change it. */
 export interface MetaHostLike {
   /** set stores a tag; a MetaError 'bad-tag' or 'too-large' when it cannot */
@@ -98,6 +103,8 @@ export interface StatefulDeps {
   readonly logs?: LogSource;
   readonly power?: PowerHost;
   readonly clients?: ClientIssuer;
+  /** Reset; absent on a container node, which has no disks */
+  readonly reset?: ResetHost;
   /** the node's META; 'unsupported' on a container node, which has none */
   readonly meta?: MetaHostLike | 'unsupported';
   /** new actor ids for requests that start something; default random UUIDs */

@@ -57,7 +57,7 @@ export function statefulHandlers(deps: StatefulDeps): HandlerMap {
           [`${M}Shutdown`]: shutdownHandler(deps.power, newActorId),
         }
       : {}),
-    [`${M}Reset`]: resetHandler(),
+    [`${M}Reset`]: resetHandler(deps.reset, newActorId),
     ...(deps.meta === 'unsupported'
       ? { [`${M}MetaWrite`]: metaUnsupportedHandler(), [`${M}MetaDelete`]: metaUnsupportedHandler() }
       : deps.meta

@@ -1,9 +1,9 @@
 // MachineService.Reboot and Shutdown: start the sequence under a fresh actor id and return it, so the
-// caller can follow its events. Reset needs the disk subsystem, which does not exist yet.
+// caller can follow its events. Reset also checks what it is asked to wipe before it starts.
 import { randomUUID } from 'node:crypto';
 import { ApiError } from '../errors.js';
 import { type Handler, notImplemented, unaryHandler } from '../handlers.js';
-import type { PowerHost } from './deps.js';
+import type { PowerHost, ResetHost } from './deps.js';
 
 export const rebootHandler = (power: PowerHost, newActorId: () => string = randomUUID): Handler =>
   unaryHandler(async (req) => {
@@ -24,11 +24,13 @@ export const shutdownHandler = (power: PowerHost, newActorId: () => string = ran
     return { messages: [{ actor_id: actorId }] };
   });
 
-export const resetHandler = (): Handler =>
-  unaryHandler(async () => {
-    const e = notImplemented('/machine.MachineService/Reset');
-    throw new ApiError(
-      'unimplemented',
-      `${e.message}: reset wipes disks, and the node has no disk subsystem yet`,
-    );
+export const resetHandler = (host?: ResetHost, newActorId: () => string = randomUUID): Handler =>
+  unaryHandler(async (req) => {
+    if (!host) {
+      const e = notImplemented('/machine.MachineService/Reset');
+      throw new ApiError('unimplemented', `${e.message}: reset wipes disks, and a container node has none`);
+    }
+    const actorId = newActorId();
+    await host.reset(req, actorId);
+    return { messages: [{ actor_id: actorId }] };
   });

@@ -43,6 +43,9 @@ import { followMetaVolume } from './meta-volume.js';
 import { kernelCmdline, machineIdentity } from './network-controllers.js';
 import { registerNodeResources } from './node-resources.js';
 import { networkCondition, serviceConditions, timeCondition } from './readiness.js';
+import { wipeForReset } from './reset.js';
+import { resetHost } from './reset-host.js';
+import type { ResetPlan } from './reset-plan.js';
 import type { Node, NodeOptions, NodeStart } from './start-node.js';
 import { followStateVolume } from './state-volume.js';
 import { publishMachineStatus } from './status-publisher.js';
@@ -90,7 +93,12 @@ export async function runNode(start: NodeStart): Promise<Node> {
     sequences: defaultSequences({
       services: supervisor,
       earlyServices: [MACHINED_SERVICE, ...(udevd ? [UDEVD_SERVICE] : [])],
-      ...(container ? {} : { volumes: ephemeralVolumes(state) }),
+      ...(container
+        ? {}
+        : {
+            volumes: ephemeralVolumes(state),
+            reset: { wipe: (plan, o) => wipeForReset(plan as ResetPlan, o) },
+          }),
     }),
     log: mlog.line,
   });
@@ -165,6 +173,9 @@ export async function runNode(start: NodeStart): Promise<Node> {
     logs,
     power: powerHost,
     meta: meta ?? 'unsupported',
+    ...(container
+      ? {}
+      : { reset: resetHost({ state, sequencer, shutdown: (a) => machined.shutdown(a), log: mlog.line }) }),
     clients: clientIssuer(host, () => {
       const address = start.address();
       return [address.slice(0, address.lastIndexOf(':'))];

@@ -1,5 +1,5 @@
 // The sequences machined runs today, built from the subsystems that exist. Each grows as later issues
-// add its tasks (install, upgrade, reset); until then those sequences are absent and unsupported.
+// add its tasks (install, upgrade); until then those sequences are absent and unsupported.
 import { type Phase, phase, type SequenceTable, task } from './phase.js';
 
 /** ServiceControl is the part of the services supervisor the sequences drive. */
@@ -24,9 +24,16 @@ export interface Volumes {
   mountEphemeral(opts: { signal: AbortSignal; log: (line: string) => void }): Promise<void>;
 }
 
+/** Wiper carries out a Reset's wipe; the sequence's data is the plan the node made of the request. */
+export interface Wiper {
+  wipe(plan: unknown, opts: { signal: AbortSignal; log: (line: string) => void }): Promise<void>;
+}
+
 export interface SequenceDeps {
   readonly services: ServiceControl;
   readonly volumes?: Volumes;
+  /** the Reset sequence exists only where something can be wiped (not in container mode) */
+  readonly reset?: Wiper;
   /** services the Initialize sequence starts (upstream: machined, apid, …), in its earlyServices phase */
   readonly earlyServices?: readonly string[];
   /** without it, shutdown and reboot stop everything and return; the caller then powers off */
@@ -105,5 +112,18 @@ export function defaultSequences(deps: SequenceDeps): SequenceTable {
     boot,
     shutdown: () => [...stopAll, ...end('shutdown', 'powerOff')],
     reboot: () => [...stopAll, ...end('reboot', 'reboot')],
+    // upstream's Reset: stop everything, then wipe what the request named (resetSystemDiskSpec); the
+    // caller powers off or reboots once it is done
+    ...(deps.reset
+      ? {
+          reset: () => [
+            ...stopAll,
+            phase(
+              'resetSpec',
+              task('resetSystemDiskSpec', ({ signal, log, data }) => deps.reset!.wipe(data, { signal, log })),
+            ),
+          ],
+        }
+      : {}),
   };
 }
