@@ -5,6 +5,7 @@
 // loads pluralize itself only for a name not in it.
 import pluralize from 'pluralize';
 import { BLOCK_TYPES } from '../../resources/block/index.js';
+import { CLUSTER_TYPES } from '../../resources/cluster/index.js';
 import { CONFIG_TYPES } from '../../resources/config/index.js';
 import { FILES_TYPES } from '../../resources/files/index.js';
 import { NETWORK_TYPES } from '../../resources/network/index.js';
@@ -22,6 +23,7 @@ export interface PluralAnswers {
 /** RESOURCE_TYPES are the types machined registers (src/machined registers each of these lists). */
 export const RESOURCE_TYPES = [
   ...BLOCK_TYPES,
+  ...CLUSTER_TYPES,
   ...CONFIG_TYPES,
   ...FILES_TYPES,
   ...NETWORK_TYPES,

@@ -4,12 +4,15 @@ import type { Controller } from '../../cosi/controller/index.js';
 
 /**
  * blockControllers makes the discovery controllers (devices, disks, discovered volumes and their
- * status, system disk) and the devices-settled status they wait on.
+ * status, system disk), the devices-settled status they wait on, the volume and mount controllers, and
+ * the node identity kept on STATE.
  */
 export async function blockControllers(): Promise<Controller[]> {
-  const [block, runtime] = await Promise.all([
+  const [block, runtime, cluster] = await Promise.all([
     import('../../../controllers/block/index.js'),
     import('../../../controllers/runtime/index.js'),
+    import('../../../controllers/cluster/index.js'),
   ]);
-  return [runtime.DevicesStatusController, ...block.blockControllers()];
+  // the node's identity is kept on STATE, so it comes with the volumes
+  return [runtime.DevicesStatusController, ...block.blockControllers(), cluster.nodeIdentityController()];
 }

@@ -1,6 +1,7 @@
 // The namespaces and resource types a node registers on top of machined's own (runtime): one list, which
 // the node's start and the build's code-cache training (which runs the network controllers) both use.
 import { registerBlockResources } from '../../../resources/block/index.js';
+import { CLUSTER_NAMESPACE, registerClusterResources } from '../../../resources/cluster/index.js';
 import { CONFIG_NAMESPACE, registerConfigResources } from '../../../resources/config/index.js';
 import { FILES_NAMESPACE, registerFilesResources } from '../../../resources/files/index.js';
 import {
@@ -21,12 +22,14 @@ export async function registerNodeResources(state: State): Promise<void> {
   await registerNamespace(state, NETWORK_NAMESPACE, 'Networking resources.');
   await registerNamespace(state, NETWORK_CONFIG_NAMESPACE, 'Networking configuration resources.');
   await registerNamespace(state, FILES_NAMESPACE, 'Files and file-related resources.');
+  await registerNamespace(state, CLUSTER_NAMESPACE, 'Cluster configuration and discovery resources.');
   await registerConfigResources(state);
   await registerSecretsResources(state);
   await registerNetworkResources(state);
   await registerTimeResources(state);
   await registerFilesResources(state);
   await registerV1Alpha1Resources(state);
+  await registerClusterResources(state);
   // block types live in machined's own namespace (runtime), as upstream's do
   await registerBlockResources(state);
 }

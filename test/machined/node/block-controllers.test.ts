@@ -15,6 +15,7 @@ const BLOCK = [
   'block.VolumeConfigController',
   'block.VolumeManagerController',
   'block.MountController',
+  'cluster.NodeIdentityController',
 ];
 
 describe('block controllers of a node', () => {
