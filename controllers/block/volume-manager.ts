@@ -96,8 +96,10 @@ export function volumeManagerController(opts: VolumeManagerOptions = {}): Contro
             phase: phases.get(c.metadata.id) as VolumePhase,
           }));
           const before = st.phase;
+          const beforeError = st.errorMessage;
           await advance(id, cfg.spec, st, waveProvisioned(earlier, cfg.spec.provisioning.wave), inputs);
-          if (st.phase !== before)
+          // a failure that changes its reason is told too: a retry can pass the phase it failed in
+          if (st.phase !== before || st.errorMessage !== beforeError)
             logger.info('volume phase', { volume: id, phase: st.phase, error: st.errorMessage || undefined });
           phases.set(id, st.phase);
           if (st.phase === VolumePhase.Failed || st.phase === VolumePhase.Waiting) again = true;

@@ -35,6 +35,16 @@ export const xfsArgs = (device: string, label?: string): string[] => [
  */
 export const XFS_SMALL_ENV = { TEST_DIR: '1', TEST_DEV: '1', QA_CHECK_FS: '1' } as const;
 
+/**
+ * toolPath is the caller's PATH with the system directories mkfs programs live in after it: a node's PATH
+ * is upstream's (/usr/bin, /usr/local/…), while xfsprogs installs mkfs.xfs in /sbin.
+ */
+export const toolPath = (path: string | undefined): string => {
+  const dirs = (path ?? '').split(':').filter(Boolean);
+  for (const d of ['/usr/sbin', '/sbin', '/usr/bin', '/bin']) if (!dirs.includes(d)) dirs.push(d);
+  return dirs.join(':');
+};
+
 /** mkfsXfs formats `device` as xfs. */
 export function mkfsXfs(device: string, opts: MkfsOptions = {}): Promise<void> {
   const program = opts.program ?? 'mkfs.xfs';
@@ -45,7 +55,7 @@ export function mkfsXfs(device: string, opts: MkfsOptions = {}): Promise<void> {
       {
         signal: opts.signal,
         maxBuffer: 1 << 20,
-        env: { PATH: process.env.PATH ?? '/usr/sbin:/sbin:/usr/bin:/bin', ...XFS_SMALL_ENV },
+        env: { PATH: toolPath(process.env.PATH), ...XFS_SMALL_ENV },
       },
       (err, _stdout, stderr) => {
         if (!err) return resolve();

@@ -5,7 +5,7 @@ import { mkdtempSync, rmSync, truncateSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect, it, onTestFinished } from 'vitest';
-import { isMkfsError, mkfsXfs, xfsArgs } from '../../../../src/sys/block/mkfs/index.js';
+import { isMkfsError, mkfsXfs, toolPath, xfsArgs } from '../../../../src/sys/block/mkfs/index.js';
 
 function image(bytes: number): string {
   const dir = mkdtempSync(join(tmpdir(), 'keel-mkfs-'));
@@ -19,6 +19,13 @@ function image(bytes: number): string {
 it('forces over stale signatures and labels when asked', () => {
   expect(xfsArgs('/dev/vda4', 'STATE')).toEqual(['-f', '-L', 'STATE', '/dev/vda4']);
   expect(xfsArgs('/dev/vda5')).toEqual(['-f', '/dev/vda5']);
+});
+
+it("finds mkfs in the system directories a node's PATH leaves out", () => {
+  expect(toolPath('/usr/bin:/usr/local/sbin:/usr/local/bin:/opt/cni/bin')).toBe(
+    '/usr/bin:/usr/local/sbin:/usr/local/bin:/opt/cni/bin:/usr/sbin:/sbin:/bin',
+  );
+  expect(toolPath(undefined)).toBe('/usr/sbin:/sbin:/usr/bin:/bin');
 });
 
 it('makes a 100 MiB xfs', async () => {
