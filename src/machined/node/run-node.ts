@@ -14,6 +14,7 @@ import type { HandlerMap } from '../../api/handlers.js';
 import { systemInfoHandlers } from '../../api/machine/index.js';
 import { type StatefulDeps, statefulHandlers } from '../../api/machine-stateful/index.js';
 import type { ApiServer } from '../../api/server.js';
+import { keelVersion } from '../../api/version.js';
 import { nextTurn } from '../../cosi/controller/index.js';
 import type { Pointer } from '../../cosi/resource/kind.js';
 import type { ResourceType, TypedResource } from '../../cosi/resource/typed.js';
@@ -36,6 +37,7 @@ import { loadControllers } from './controllers.js';
 import { maskEmbeddedConfig } from './embedded-config.js';
 import { ephemeralVolumes } from './ephemeral-volume.js';
 import { publishHostIdentity } from './host-identity.js';
+import { installIfAsked, nodeInstaller } from './install-node.js';
 import { pumpKernelLog } from './kernel-log.js';
 import { MACHINED_SERVICE, machinedService } from './machined-service.js';
 import { metaHost } from './meta-host.js';
@@ -79,6 +81,12 @@ export async function runNode(start: NodeStart): Promise<Node> {
   // a container node has no META partition (upstream answers its META calls as unsupported)
   const meta = container ? undefined : metaHost(state, mlog.line);
 
+  // a node booted from its medium installs itself once configured; STATE on the new disk tells it the
+  // config is kept there (docs/install.md)
+  let configStored!: () => void;
+  const stored = new Promise<void>((r) => {
+    configStored = r;
+  });
   const events = new EventBus();
   const xids = newXidSource();
   const supervisor = new Supervisor({ events, logs, log: mlog.line });
@@ -98,6 +106,7 @@ export async function runNode(start: NodeStart): Promise<Node> {
         : {
             volumes: ephemeralVolumes(state),
             reset: { wipe: (plan, o) => wipeForReset(plan as ResetPlan, o) },
+            install: nodeInstaller({ version: (opts.version ?? keelVersion()).tag, configStored: stored }),
           }),
     }),
     log: mlog.line,
@@ -142,9 +151,13 @@ export async function runNode(start: NodeStart): Promise<Node> {
       if (meta) {
         const failed = (what: string) => (e: unknown) => mlog.error(`${what}: ${(e as Error).message}`);
         void followMetaVolume(state, meta, mlog.line, stopFeeds.signal).catch(failed('META'));
-        void followStateVolume({ state, host, log: mlog.line, signal: stopFeeds.signal }).catch(
-          failed('STATE'),
-        );
+        void followStateVolume({
+          state,
+          host,
+          log: mlog.line,
+          signal: stopFeeds.signal,
+          onStored: configStored,
+        }).catch(failed('STATE'));
       }
     })();
     return controllersStarted;
@@ -257,6 +270,10 @@ export async function runNode(start: NodeStart): Promise<Node> {
     }
     await Promise.all([initialize(), startControllers()]);
     await host.activate(cfg);
+    const install = (plan: unknown) => sequencer.run('install', { data: plan });
+    const { signal } = stopFeeds;
+    if (!container && (await installIfAsked({ state, cfg, run: install, log: mlog.line, signal })))
+      return void machined.shutdown('reboot');
     await sequencer.run('boot');
     // from now on readiness follows the clock, the network and the services: each change re-judges it,
     // one judgement at a time

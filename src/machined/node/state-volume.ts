@@ -21,6 +21,8 @@ export interface StateVolumeOptions {
   readonly host: NodeConfigHost;
   readonly log: (line: string) => void;
   readonly signal: AbortSignal;
+  /** told each time the active config is found kept on a mounted STATE (stored now, or already there) */
+  readonly onStored?: () => void;
 }
 
 /** followStateVolume asks for STATE's mount and acts on each (re)mount until the signal ends it. */
@@ -49,15 +51,18 @@ export async function followStateVolume(opts: StateVolumeOptions): Promise<void>
       if (target === last) continue;
       last = target;
       log(`STATE mounted at ${target}`);
-      onStateMounted(target, host, log);
+      if (onStateMounted(target, host, log)) opts.onStored?.();
     }
   } catch (e) {
     if (!signal.aborted) throw e;
   }
 }
 
-/** onStateMounted boots from STATE's config in maintenance mode, else stores the active config there. */
-export function onStateMounted(dir: string, host: NodeConfigHost, log: (line: string) => void): void {
+/**
+ * onStateMounted boots from STATE's config in maintenance mode, else stores the active config there; true
+ * when STATE then holds the active config.
+ */
+export function onStateMounted(dir: string, host: NodeConfigHost, log: (line: string) => void): boolean {
   let stored: string | undefined;
   try {
     stored = readPersistedConfig(dir);
@@ -65,29 +70,31 @@ export function onStateMounted(dir: string, host: NodeConfigHost, log: (line: st
     log(`config: STATE: ${(e as Error).message}`);
   }
   if (host.maintenance()) {
-    if (stored === undefined) return;
+    if (stored === undefined) return false;
     try {
       const { cfg } = parseConfig(Buffer.from(stored), host.validationMode);
       if (!completeForBoot(cfg)) {
         log('config: STATE holds a config not complete for boot: staying in maintenance mode');
-        return;
+        return false;
       }
-      host.adopt(cfg, 'STATE');
+      return host.adopt(cfg, 'STATE');
     } catch (e) {
       log(
         `config: STATE's ${CONFIG_FILE} is not valid, staying in maintenance mode: ${(e as Error).message}`,
       );
     }
-    return;
+    return false;
   }
   const active = host.active();
-  if (!active) return;
+  if (!active) return false;
   const text = encode(active);
-  if (stored === text) return;
+  if (stored === text) return true;
   try {
     persistConfig(dir, text);
     log(`config: stored on STATE (${join(dir, CONFIG_FILE)})`);
+    return true;
   } catch (e) {
     log(`config: could not store on STATE: ${(e as Error).message}`);
+    return false;
   }
 }

@@ -29,11 +29,20 @@ export interface Wiper {
   wipe(plan: unknown, opts: { signal: AbortSignal; log: (line: string) => void }): Promise<void>;
 }
 
+/** Installer carries out the Install sequence; its data is the plan the node made of its config. */
+export interface Installer {
+  install(plan: unknown, opts: { signal: AbortSignal; log: (line: string) => void }): Promise<void>;
+  /** resolves once the volume controllers have made STATE on the new disk and the config is kept there */
+  waitForStateConfig(opts: { signal: AbortSignal; log: (line: string) => void }): Promise<void>;
+}
+
 export interface SequenceDeps {
   readonly services: ServiceControl;
   readonly volumes?: Volumes;
   /** the Reset sequence exists only where something can be wiped (not in container mode) */
   readonly reset?: Wiper;
+  /** the Install sequence exists only where a node can install itself (not in container mode) */
+  readonly install?: Installer;
   /** services the Initialize sequence starts (upstream: machined, apid, …), in its earlyServices phase */
   readonly earlyServices?: readonly string[];
   /** without it, shutdown and reboot stop everything and return; the caller then powers off */
@@ -112,6 +121,26 @@ export function defaultSequences(deps: SequenceDeps): SequenceTable {
     boot,
     shutdown: () => [...stopAll, ...end('shutdown', 'powerOff')],
     reboot: () => [...stopAll, ...end('reboot', 'reboot')],
+    // upstream's Install: the install, then everything stopped; the caller reboots into the disk. Upstream's
+    // installer writes the config itself; here the volume controllers make STATE on the new disk and machined
+    // keeps the active config there, which the sequence waits for
+    ...(deps.install
+      ? {
+          install: () => [
+            phase(
+              'install',
+              task('install', ({ signal, log, data }) => deps.install!.install(data, { signal, log })),
+            ),
+            phase(
+              'saveConfig',
+              task('waitForStateConfig', ({ signal, log }) =>
+                deps.install!.waitForStateConfig({ signal, log }),
+              ),
+            ),
+            ...stopAll,
+          ],
+        }
+      : {}),
     // upstream's Reset: stop everything, then wipe what the request named (resetSystemDiskSpec); the
     // caller powers off or reboots once it is done
     ...(deps.reset

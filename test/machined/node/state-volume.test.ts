@@ -97,9 +97,10 @@ describe('onStateMounted', () => {
     const host = await hostOn(await newState(), cfg);
     const dir = tempDir();
     const log: string[] = [];
-    onStateMounted(dir, host, (l) => log.push(l));
+    expect(onStateMounted(dir, host, (l) => log.push(l))).toBe(true);
     expect(readFileSync(join(dir, CONFIG_FILE), 'utf8')).toBe(encode(cfg));
-    onStateMounted(dir, host, (l) => log.push(l));
+    // kept already: still true, so an install waiting for the config on STATE goes on
+    expect(onStateMounted(dir, host, (l) => log.push(l))).toBe(true);
     expect(log.filter((l) => l.startsWith('config: stored on STATE'))).toHaveLength(1);
   });
 });

@@ -95,6 +95,39 @@ describe('default sequences', () => {
     ]);
   });
 
+  it('install installs the plan, waits for the config on STATE, then stops everything', async () => {
+    const events = new EventBus();
+    const supervisor = new Supervisor({ events, logs: new LoggingManager() });
+    supervisors.push(supervisor);
+    supervisor.load(idle('machined'));
+    const lines: string[] = [];
+    const done: unknown[] = [];
+    const sequencer = new Sequencer({
+      events,
+      log: (l) => lines.push(l),
+      sequences: defaultSequences({
+        services: supervisor,
+        install: {
+          install: async (plan) => void done.push(plan),
+          waitForStateConfig: async () => void done.push('stored'),
+        },
+      }),
+    });
+    await sequencer.run('install', { data: { disk: '/dev/vda' } });
+    expect(done).toEqual([{ disk: '/dev/vda' }, 'stored']);
+    expect(lines.filter((l) => l.startsWith('phase ')).map((l) => l.split(' ')[1])).toEqual([
+      'install',
+      'install',
+      'saveConfig',
+      'saveConfig',
+      'denyNewServices',
+      'denyNewServices',
+      'stopEverything',
+      'stopEverything',
+    ]);
+    expect(supervisor.denied).toBe(true);
+  });
+
   it('does not fake sequences whose subsystems do not exist yet', async () => {
     const { sequencer } = setup();
     for (const name of ['install', 'upgrade', 'stageUpgrade', 'reset'] as const)
