@@ -5,23 +5,12 @@ import { describe, expect, it } from 'vitest';
 import { decode } from '../../../src/config/decoder/index.js';
 import { ConfigError, ConfigErrors } from '../../../src/config/errors.js';
 import { validate } from '../../../src/config/validate/index.js';
+import { mulberry32 } from '../../seeded-random.js';
 
 const CASES = 10_000;
 // FUZZ_SEED=<n> replays a run; each failing case reports the seed and index that rebuild it
 const SEED = Number(process.env.FUZZ_SEED ?? 0x6b65656c);
 const BUDGET_MS = 40_000;
-
-/** mulberry32: a small, fast PRNG whose whole state is one 32-bit number. */
-function rng(seed: number): () => number {
-  let s = seed >>> 0;
-  return () => {
-    s = (s + 0x6d2b79f5) >>> 0;
-    let t = s;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 type Rand = () => number;
 const int = (r: Rand, n: number) => Math.floor(r() * n);
@@ -184,7 +173,7 @@ function mutate(r: Rand, text: string): string {
 }
 
 function caseAt(seed: number, index: number): string {
-  const r = rng(seed ^ Math.imul(index + 1, 0x9e3779b1));
+  const r = mulberry32(seed ^ Math.imul(index + 1, 0x9e3779b1));
   const kind = int(r, 4);
   if (kind === 0) return randomDocument(r);
   if (kind === 1) return Array.from({ length: 1 + int(r, 3) }, () => randomDocument(r)).join('\n---\n');
@@ -212,7 +201,7 @@ describe('decoder fuzz', () => {
   it('mutates every seed file into something the decoder rejects or accepts', () => {
     expect(seeds.length).toBeGreaterThan(100);
     // sanity: the mutator does change input, and some mutants still decode, so both paths are exercised
-    const r = rng(SEED);
+    const r = mulberry32(SEED);
     const mutants = Array.from({ length: 200 }, () => mutate(r, pick(r, seeds)));
     expect(new Set(mutants).size).toBeGreaterThan(150);
   });

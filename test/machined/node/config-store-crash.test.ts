@@ -13,6 +13,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseConfig } from '../../../src/api/machine-stateful/index.js';
 import { encode, generateConfigs, mintSecrets } from '../../../src/config/index.js';
 import { CONFIG_FILE, persistConfig } from '../../../src/machined/node/config-store.js';
+import { mulberry32 } from '../../seeded-random.js';
 
 const RUNS = 200;
 /** kills run in this many lanes at once, each with its own state directory */
@@ -21,18 +22,6 @@ const LANES = 4;
 const MAX_KILL_DELAY_MS = 40;
 const PAD_BYTES = 384 * 1024;
 const SEED = Number(process.env.KEEL_CRASH_SEED ?? Math.floor(Math.random() * 2 ** 31));
-
-/** mulberry32: the kill delays follow from the seed alone */
-function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 let work: string;
 let writer: string;
@@ -104,7 +93,7 @@ describe('config store under SIGKILL', () => {
     const figures = { old: 0, new: 0, tempLeft: 0 };
     let stop = false;
     const lane = async (l: number) => {
-      const rnd = prng(SEED + l);
+      const rnd = mulberry32(SEED + l);
       const stateDir = join(work, `state-${l}`);
       for (let i = l; i < RUNS && !stop; i += LANES) {
         // what the file holds before this child starts: the old config

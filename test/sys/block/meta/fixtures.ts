@@ -1,5 +1,6 @@
 // Test fixtures for META: a seeded generator, and blocks sealed by hand from the documented layouts.
 import { createHash } from 'node:crypto';
+import { mulberry32 } from '../../../seeded-random.js';
 
 /** seeded returns a small deterministic generator (mulberry32), so a failing case can be replayed. */
 export function seeded(seed: number): {
@@ -7,14 +8,7 @@ export function seeded(seed: number): {
   int(below: number): number;
   bytes(n: number): Buffer;
 } {
-  let s = seed >>> 0;
-  const next = (): number => {
-    s = (s + 0x6d2b79f5) >>> 0;
-    let t = s;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 2 ** 32;
-  };
+  const next = mulberry32(seed);
   const int = (below: number): number => Math.floor(next() * below);
   const bytes = (n: number): Buffer => {
     const b = Buffer.alloc(n);
