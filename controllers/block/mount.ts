@@ -1,7 +1,13 @@
 // block.MountController: mounts the volumes subsystems ask for (VolumeMountRequest) once they are Ready,
 // and publishes where each request's volume is mounted (VolumeMountStatus). Several requests of one
-// volume share its mount; the mount is taken down once no request is left.
-import { FilesystemTypes, VolumePhase } from '../../resources/block/volume-enums.js';
+// volume share its mount; the mount is taken down once no request is left. A volume inside another one
+// (a user volume under /var/mnt, on EPHEMERAL) is mounted only once its parent is, and taken down first.
+import {
+  FilesystemType,
+  FilesystemTypes,
+  VolumePhase,
+  VolumeType,
+} from '../../resources/block/volume-enums.js';
 import {
   VolumeMountRequest,
   type VolumeMountRequestSpec,
@@ -9,7 +15,12 @@ import {
 import { VolumeMountStatus } from '../../resources/block/volume-mount-status.js';
 import { VolumeStatus, type VolumeStatusSpec } from '../../resources/block/volume-status.js';
 import { type Controller, defineController, input, output } from '../../src/cosi/controller/index.js';
-import { mountVolume, unmountVolume, type VolumeMount } from '../../src/sys/block/volume-mount.js';
+import {
+  ensureDirectory,
+  mountVolume,
+  unmountVolume,
+  type VolumeMount,
+} from '../../src/sys/block/volume-mount.js';
 
 export const MOUNT_CONTROLLER = 'block.MountController';
 
@@ -17,17 +28,22 @@ export const MOUNT_CONTROLLER = 'block.MountController';
 export interface Mounter {
   mount(v: VolumeMount): void;
   unmount(target: string): void;
+  /** directory makes a directory volume's directory, with its mode and owner: nothing is mounted */
+  directory(v: VolumeMount): void;
 }
 
 const sysMounter: Mounter = {
   mount: (v) => void mountVolume(v),
   unmount: (t) => void unmountVolume(t),
+  directory: (v) => ensureDirectory(v),
 };
 
 export interface MountControllerOptions {
   readonly mounter?: Mounter;
   /** where volumes without a target path (or asked for detached) are mounted: `<root>/<volume id>` */
   readonly detachedRoot?: string;
+  /** put before every volume's target path (tests mount under a scratch directory); '' by default */
+  readonly rootPrefix?: string;
   /** how soon a mount that failed is tried again without an input change (default 5 s) */
   readonly retryMs?: number;
 }
@@ -35,33 +51,50 @@ export interface MountControllerOptions {
 /** MountPlan is one volume to mount, for the requests that want it. */
 export interface MountPlan {
   readonly volumeID: string;
+  /** the volume this one lives in: mounted before it, unmounted after it; '' for none */
+  readonly parentID: string;
+  /** a filesystem on a device, or a directory made in the parent volume */
+  readonly kind: 'filesystem' | 'directory';
   readonly mount: VolumeMount;
   readonly requests: readonly { readonly id: string; readonly spec: VolumeMountRequestSpec }[];
 }
 
+/** parentOf is the volume a volume is mounted in: its own parent, else its mount's (as upstream reads them). */
+export const parentOf = (st: VolumeStatusSpec): string => st.parentID || st.mountSpec.parentId;
+
 /**
  * planMounts groups the requests by volume and keeps the volumes that are Ready: the target is the
- * volume's mount path (or the detached root), read-only only when every request asks for read-only.
+ * volume's mount path (under `rootPrefix`, or the detached root), read-only only when every request asks
+ * for read-only. A volume whose parent has no plan waits for it. Parents come before their children.
  */
 export function planMounts(
   requests: readonly { readonly id: string; readonly spec: VolumeMountRequestSpec }[],
   statuses: ReadonlyMap<string, VolumeStatusSpec>,
   detachedRoot: string,
+  rootPrefix = '',
 ): MountPlan[] {
   const byVolume = new Map<string, { id: string; spec: VolumeMountRequestSpec }[]>();
   for (const r of requests) byVolume.set(r.spec.volumeID, [...(byVolume.get(r.spec.volumeID) ?? []), r]);
-  const plans: MountPlan[] = [];
+  const plans = new Map<string, MountPlan>();
   for (const [volumeID, reqs] of [...byVolume].sort(([a], [b]) => a.localeCompare(b))) {
     const st = statuses.get(volumeID);
-    if (!st || st.phase !== VolumePhase.Ready || !st.mountLocation) continue;
-    const detached = reqs.every((r) => r.spec.detached) || st.mountSpec.targetPath === '';
-    plans.push({
+    if (!st || st.phase !== VolumePhase.Ready) continue;
+    const kind = st.type === VolumeType.Directory ? 'directory' : 'filesystem';
+    // a volume with no filesystem (raw, or one nothing was found on) has nothing to mount; a directory
+    // has a place in its parent, or nothing to make
+    if (kind === 'filesystem' && (!st.mountLocation || st.filesystem === FilesystemType.None)) continue;
+    if (kind === 'directory' && !st.mountSpec.targetPath) continue;
+    const detached =
+      kind === 'filesystem' && (reqs.every((r) => r.spec.detached) || st.mountSpec.targetPath === '');
+    plans.set(volumeID, {
       volumeID,
+      parentID: parentOf(st),
+      kind,
       requests: reqs,
       mount: {
-        source: st.mountLocation,
-        target: detached ? `${detachedRoot}/${volumeID}` : st.mountSpec.targetPath,
-        fstype: FilesystemTypes.text(st.filesystem),
+        source: kind === 'directory' ? '' : st.mountLocation,
+        target: detached ? `${detachedRoot}/${volumeID}` : `${rootPrefix}${st.mountSpec.targetPath}`,
+        fstype: kind === 'directory' ? '' : FilesystemTypes.text(st.filesystem),
         readOnly: reqs.every((r) => r.spec.readOnly),
         ...(st.mountSpec.fileMode ? { mode: st.mountSpec.fileMode } : {}),
         uid: st.mountSpec.uid,
@@ -69,20 +102,58 @@ export function planMounts(
       },
     });
   }
-  return plans;
+  const depths = new Map([...plans.keys()].map((id) => [id, depthOf(id, (x) => plans.get(x)?.parentID)]));
+  return [...plans.values()]
+    .filter((p) => depths.get(p.volumeID) !== undefined)
+    .sort((a, b) => (depths.get(a.volumeID) ?? 0) - (depths.get(b.volumeID) ?? 0));
+}
+
+/**
+ * depthOf counts the parents above a volume (0 for none); undefined when a parent is missing from
+ * `parentOf`'s answers or the chain loops, so the volume has nothing to be mounted in.
+ */
+export function depthOf(id: string, parent: (id: string) => string | undefined): number | undefined {
+  const seen = new Set([id]);
+  let depth = 0;
+  for (let p = parent(id); p; p = parent(p), depth++) {
+    if (seen.has(p) || parent(p) === undefined) return undefined;
+    seen.add(p);
+  }
+  return depth;
+}
+
+/** Mounted is what the controller has mounted (or made) for a volume. */
+interface Mounted {
+  readonly target: string;
+  readonly parentID: string;
+  readonly kind: MountPlan['kind'];
+}
+
+/** unmountOrder puts the mounts to take down children first: deepest first, then by id. */
+export function unmountOrder(
+  leaving: readonly string[],
+  parentOfMounted: (id: string) => string | undefined,
+): string[] {
+  const depth = (id: string) => depthOf(id, parentOfMounted) ?? 0;
+  return [...leaving].sort((a, b) => depth(b) - depth(a) || a.localeCompare(b));
 }
 
 export function mountController(opts: MountControllerOptions = {}): Controller {
   const mounter = opts.mounter ?? sysMounter;
   const detachedRoot = opts.detachedRoot ?? '/run/keel/volumes';
+  const rootPrefix = opts.rootPrefix ?? '';
   const retryMs = opts.retryMs ?? 5_000;
   return defineController({
     name: MOUNT_CONTROLLER,
     inputs: [input(VolumeMountRequest), input(VolumeStatus)],
     outputs: [output(VolumeMountStatus, 'exclusive')],
     async run(rt, { signal, logger }) {
-      // what this controller mounted: volume id → target, so it unmounts only its own mounts
-      const mounted = new Map<string, string>();
+      // what this controller mounted, by volume id, so it unmounts only its own mounts
+      const mounted = new Map<string, Mounted>();
+      const take = (volumeID: string, m: Mounted) => {
+        if (m.kind === 'filesystem') mounter.unmount(m.target); // a directory stays where it was made
+        mounted.delete(volumeID);
+      };
       let timer: NodeJS.Timeout | undefined;
       signal.addEventListener('abort', () => clearTimeout(timer), { once: true });
       for await (const _ of rt.events(signal)) {
@@ -92,24 +163,24 @@ export function mountController(opts: MountControllerOptions = {}): Controller {
         const statuses = new Map(
           (await rt.list(VolumeStatus, { signal })).map((r) => [r.metadata.id, r.spec] as const),
         );
-        const plans = planMounts(requests, statuses, detachedRoot);
+        const plans = planMounts(requests, statuses, detachedRoot, rootPrefix);
         let failed = false;
         rt.startTrackingOutputs();
         for (const p of plans) {
+          // the parent's mount failed in this pass (and is retried): the child waits for it
+          if (p.parentID && !mounted.has(p.parentID)) continue;
           const was = mounted.get(p.volumeID);
           try {
-            if (was !== undefined && was !== p.mount.target) {
-              mounter.unmount(was);
-              mounted.delete(p.volumeID);
-            }
-            mounter.mount(p.mount);
-            if (was !== p.mount.target)
-              logger.info('volume mounted', {
+            if (was && was.target !== p.mount.target) take(p.volumeID, was);
+            if (p.kind === 'directory') mounter.directory(p.mount);
+            else mounter.mount(p.mount);
+            if (was?.target !== p.mount.target)
+              logger.info(p.kind === 'directory' ? 'volume directory made' : 'volume mounted', {
                 volume: p.volumeID,
                 target: p.mount.target,
-                source: p.mount.source,
+                ...(p.mount.source ? { source: p.mount.source } : {}),
               });
-            mounted.set(p.volumeID, p.mount.target);
+            mounted.set(p.volumeID, { target: p.mount.target, parentID: p.parentID, kind: p.kind });
           } catch (e) {
             failed = true;
             logger.error('mount failed', {
@@ -134,17 +205,28 @@ export function mountController(opts: MountControllerOptions = {}): Controller {
             );
           }
         }
-        // volumes no request (or no Ready status) wants any more
-        const wanted = new Set(plans.map((p) => p.volumeID));
-        for (const [volumeID, target] of mounted) {
-          if (wanted.has(volumeID)) continue;
+        // volumes no request (or no Ready status, or no mounted parent) wants any more: children first
+        const wanted = new Set(plans.filter((p) => mounted.has(p.volumeID)).map((p) => p.volumeID));
+        const leaving = [...mounted.keys()].filter((id) => !wanted.has(id));
+        for (const volumeID of unmountOrder(leaving, (id) => mounted.get(id)?.parentID)) {
+          const m = mounted.get(volumeID) as Mounted;
+          const child = [...mounted].find(([, c]) => c.parentID === volumeID);
+          if (child) {
+            // its child is still mounted (its unmount failed): unmounting the parent would fail too
+            failed = true;
+            logger.error('unmount waits for a child', { volume: volumeID, child: child[0] });
+            continue;
+          }
           try {
-            mounter.unmount(target);
-            mounted.delete(volumeID);
-            logger.info('volume unmounted', { volume: volumeID, target });
+            take(volumeID, m);
+            logger.info('volume unmounted', { volume: volumeID, target: m.target });
           } catch (e) {
             failed = true;
-            logger.error('unmount failed', { volume: volumeID, target, error: (e as Error).message });
+            logger.error('unmount failed', {
+              volume: volumeID,
+              target: m.target,
+              error: (e as Error).message,
+            });
           }
         }
         await rt.cleanupOutputs(VolumeMountStatus);

@@ -12,7 +12,12 @@ import {
   VolumeConfig,
   type VolumeConfigSpec,
 } from '../../resources/block/volume-config.js';
-import { VolumePhase, VolumeType } from '../../resources/block/volume-enums.js';
+import {
+  FilesystemType,
+  FilesystemTypes,
+  VolumePhase,
+  VolumeType,
+} from '../../resources/block/volume-enums.js';
 import {
   setSize,
   VolumeStatus,
@@ -25,10 +30,12 @@ import {
   byProvisioningOrder,
   createPartition,
   type DiskCandidate,
+  formatRefusal,
   formatVolume,
   growOnDisk,
   locateOutcome,
   matchDisks,
+  systemWaveDeclared,
   VolumeIOError,
   waveProvisioned,
 } from './internal/volumes/index.js';
@@ -83,6 +90,7 @@ export function volumeManagerController(opts: VolumeManagerOptions = {}): Contro
           byProvisioningOrder(a.spec.provisioning, b.spec.provisioning),
         );
         const phases = new Map(ordered.map((c) => [c.metadata.id, statuses.get(c.metadata.id)?.phase ?? 0]));
+        const declared = new Set(phases.keys());
         let again = false;
         rt.startTrackingOutputs();
         for (const cfg of ordered) {
@@ -97,7 +105,10 @@ export function volumeManagerController(opts: VolumeManagerOptions = {}): Contro
           }));
           const before = st.phase;
           const beforeError = st.errorMessage;
-          await advance(id, cfg.spec, st, waveProvisioned(earlier, cfg.spec.provisioning.wave), inputs);
+          const wave = cfg.spec.provisioning.wave;
+          const previousWaveProvisioned =
+            waveProvisioned(earlier, wave) && systemWaveDeclared(declared, wave);
+          await advance(id, cfg.spec, st, previousWaveProvisioned, inputs);
           // a failure that changes its reason is told too: a retry can pass the phase it failed in
           if (st.phase !== before || st.errorMessage !== beforeError)
             logger.info('volume phase', { volume: id, phase: st.phase, error: st.errorMessage || undefined });
@@ -154,7 +165,7 @@ async function advance(
         case VolumePhase.Prepared: {
           const fs = cfg.provisioning.filesystemSpec;
           const { uuid } = await formatVolume(st.mountLocation || st.location, fs, { signal: inputs.signal });
-          st.filesystem = fs.type;
+          if (fs.type !== FilesystemType.None) st.filesystem = fs.type;
           if (uuid) st.uuid = uuid;
           st.phase = VolumePhase.Ready;
           break;
@@ -181,8 +192,8 @@ async function locateAndProvision(
   previousWaveProvisioned: boolean,
   inputs: ManagerInputs,
 ): Promise<void> {
-  if (cfg.type === VolumeType.Tmpfs) {
-    st.phase = VolumePhase.Ready; // nothing to find or make
+  if (cfg.type === VolumeType.Tmpfs || cfg.type === VolumeType.Directory) {
+    st.phase = VolumePhase.Ready; // nothing to find or make: the mount makes the directory
     return;
   }
   if (!cfg.locator.match) throw new Error(`volume ${id}: the volume locator is not set`);
@@ -204,12 +215,18 @@ async function locateAndProvision(
     st.parentLocation = found.parentDevPath;
     st.uuid = found.uuid;
     st.partitionUUID = found.partitionUUID;
+    // what is on it already: a config without provisioning (STATE before a config) names no filesystem
+    st.filesystem = discoveredFilesystem(found.name);
     setSize(st, found.size);
     return;
   }
   if (outcome === 'waiting') st.phase = VolumePhase.Waiting;
   if (outcome === 'missing') st.phase = VolumePhase.Missing;
   if (outcome !== 'provision') return;
+
+  // refused before a disk is touched: a partition made for a filesystem that cannot be made is left over
+  const refusal = formatRefusal(cfg.provisioning.filesystemSpec);
+  if (refusal) throw new VolumeIOError(`volume ${id}: ${refusal}`, false);
 
   const selector = cfg.provisioning.diskSelector.match;
   const matched = matchDisks(selector, inputs.disks);
@@ -287,3 +304,12 @@ export const celDisk = (d: DiskSpec): CelDisk => ({
   uuid: d.uuid,
   symlinks: d.symlinks,
 });
+
+/** discoveredFilesystem is the filesystem type of a probe's name (`xfs`, `vfat` …); None when unknown. */
+function discoveredFilesystem(name: string): FilesystemType {
+  try {
+    return name ? (FilesystemTypes.parse(name) as FilesystemType) : FilesystemType.None;
+  } catch {
+    return FilesystemType.None;
+  }
+}

@@ -11,7 +11,8 @@ export const OVMF_VARS = '/usr/share/OVMF/OVMF_VARS_4M.fd';
 
 export type BootMedium =
   | { readonly kind: 'iso'; readonly path: string }
-  | { readonly kind: 'disk'; readonly path: string }
+  /** a raw disk; its writes are thrown away at the end unless `persistent` (an installed node's disk) */
+  | { readonly kind: 'disk'; readonly path: string; readonly persistent?: boolean }
   | { readonly kind: 'kernel'; readonly kernel: string; readonly initrd: string; readonly cmdline: string };
 
 /**
@@ -130,7 +131,8 @@ export function qemuArgs(
   }
   const b = opts.boot;
   if (b.kind === 'iso') args.push('-drive', `file=${b.path},media=cdrom,readonly=on`, '-boot', 'd');
-  else if (b.kind === 'disk') args.push('-drive', `file=${b.path},format=raw,if=virtio,snapshot=on`);
+  else if (b.kind === 'disk')
+    args.push('-drive', `file=${b.path},format=raw,if=virtio${b.persistent ? '' : ',snapshot=on'}`);
   else args.push('-kernel', b.kernel, '-initrd', b.initrd, '-append', b.cmdline);
   if (opts.dataDisk) args.push('-drive', `file=${opts.dataDisk},format=raw,if=virtio`);
   const net = opts.network ?? { kind: 'user' };

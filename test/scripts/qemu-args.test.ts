@@ -47,6 +47,13 @@ describe('qemuArgs', () => {
     for (const f of ['avx', 'avx2', 'fma', 'f16c', 'erms', 'fsrm']) expect(features).toContain(`-${f}`);
   });
 
+  it('boots a disk on a throwaway overlay unless the disk is to persist (an installed node)', () => {
+    const drive = (persistent?: boolean) =>
+      argOf(qemuArgs({ boot: { kind: 'disk', path: 'disk.raw', persistent } }, files), '-drive');
+    expect(drive()).toBe('file=disk.raw,format=raw,if=virtio,snapshot=on');
+    expect(drive(true)).toBe('file=disk.raw,format=raw,if=virtio');
+  });
+
   it('refuses to count instructions with more than one CPU, or with the default two', () => {
     expect(() => qemuArgs({ boot, cpus: 2, countInstructions: true }, files)).toThrow(/one CPU \(cpus: 1\)/);
     expect(() => qemuArgs({ boot, countInstructions: true }, files)).toThrow(/one CPU/);

@@ -1,139 +1,21 @@
 // VolumeManagerController on real loop disks: META found as the installer left it, STATE and EPHEMERAL
 // partitioned and formatted with xfs; a foreign partition left as it was; a disk too small is Failed.
-// The discovery inputs are made here from blkid and sysfs, as the discovery controllers would make them.
-import { execFileSync } from 'node:child_process';
+// The discovery inputs are made from blkid and sysfs, as the discovery controllers would make them
+// (volume-disks.ts).
 import { readSync, writeSync } from 'node:fs';
 import { describe, expect, it, onTestFinished } from 'vitest';
 import { volumeConfigController } from '../../../controllers/block/volume-config.js';
 import { volumeManagerController } from '../../../controllers/block/volume-manager.js';
-import {
-  BLOCK_NAMESPACE,
-  DISCOVERED_VOLUMES_STATUS_ID,
-  DiscoveredVolume,
-  DiscoveredVolumesStatus,
-  Disk,
-  prettySize,
-  SYSTEM_DISK_ID,
-  SystemDisk,
-  VolumePhase,
-  VolumeStatus,
-} from '../../../resources/block/index.js';
+import { FilesystemType, VolumePhase, VolumeStatus } from '../../../resources/block/index.js';
 import { MachineConfig, type MachineConfigSpec } from '../../../resources/config/index.js';
 import { assertResource, assertResources } from '../../../src/cosi/testing/assert-resources.js';
-import {
-  addPartition,
-  createTable,
-  diskGeometry,
-  type GptTable,
-  PARTITION_TYPE,
-  partitionByName,
-  readGpt,
-  writeGpt,
-} from '../../../src/sys/block/gpt/index.js';
-import { attachLoop, type Loop, sparseImage } from '../../sys/block/gpt/loop-device.js';
+import { addPartition, PARTITION_TYPE, partitionByName, readGpt } from '../../../src/sys/block/gpt/index.js';
 import { startRuntime } from '../secrets/env.js';
-
-const MiB = 2 ** 20;
-const GiB = 2 ** 30;
-const WAIT = { timeoutMs: 90_000 };
+import { blkid, discover, GiB, installedDisk, installerDisk, MiB, WAIT } from './volume-disks.js';
 
 const config = {
   documents: [{ kind: 'v1alpha1', spec: { version: 'v1alpha1', machine: { type: 'worker' } } }],
 } as unknown as MachineConfigSpec;
-
-/** installerDisk is a loop disk of `bytes` with the installer's 1 MiB META, plus `extra` partitions. */
-async function installerDisk(bytes: number, extra: (t: GptTable) => GptTable = (t) => t): Promise<Loop> {
-  if (process.getuid?.() !== 0) throw new Error('needs root: loop devices and mkfs');
-  const loop = attachLoop(sparseImage(bytes));
-  const g = await diskGeometry(loop.fd);
-  let t = createTable({ diskSectors: g.diskSectors, sectorSize: g.sectorSize });
-  t = addPartition(t, { name: 'META', type: PARTITION_TYPE.linuxFilesystem, size: MiB }).table;
-  await writeGpt(loop.fd, extra(t));
-  return loop;
-}
-
-/** format makes a filesystem on partition k with the host's mkfs (xfs allowed under 300 MB). */
-function format(loop: Loop, k: number, kind: 'xfs' | 'vfat', label: string): void {
-  const dev = `${loop.path}p${k}`;
-  const env = { ...process.env, TEST_DIR: '1', TEST_DEV: '1', QA_CHECK_FS: '1' };
-  if (kind === 'xfs') execFileSync('mkfs.xfs', ['-f', '-L', label, dev], { stdio: 'ignore', env });
-  else execFileSync('mkfs.vfat', ['-n', label, dev], { stdio: 'ignore' });
-}
-
-/** installedDisk is a disk as a node left it: META, STATE (100 MiB) and a small EPHEMERAL, formatted. */
-async function installedDisk(ephemeralFs: 'xfs' | 'vfat'): Promise<Loop> {
-  const loop = await installerDisk(3 * GiB, (t) => {
-    const s = addPartition(t, { name: 'STATE', type: PARTITION_TYPE.linuxFilesystem, size: 100 * MiB }).table;
-    return addPartition(s, { name: 'EPHEMERAL', type: PARTITION_TYPE.linuxFilesystem, size: 400 * MiB })
-      .table;
-  });
-  format(loop, 2, 'xfs', 'STATE');
-  format(loop, 3, ephemeralFs, 'EPHEMERAL');
-  return loop;
-}
-
-/** blkid reads a device's probe as `KEY=value` lines. */
-function blkid(path: string): Record<string, string> {
-  let out = '';
-  try {
-    out = execFileSync('blkid', ['-p', '-o', 'export', path], { encoding: 'utf8' });
-  } catch (e) {
-    if ((e as { status?: number }).status !== 2) throw e; // 2: nothing found
-  }
-  return Object.fromEntries(
-    out
-      .trim()
-      .split('\n')
-      .filter(Boolean)
-      .map((l) => [l.slice(0, l.indexOf('=')), l.slice(l.indexOf('=') + 1)]),
-  );
-}
-
-/** discover publishes what the discovery controllers would: the disk, its partitions, the system disk. */
-async function discover(state: ReturnType<typeof startRuntime>['state'], loop: Loop): Promise<void> {
-  const size = Number((await diskGeometry(loop.fd)).sizeBytes);
-  const disk = Disk.codec.empty();
-  Object.assign(disk, {
-    devPath: loop.path,
-    size,
-    prettySize: prettySize(size),
-    sectorSize: 512,
-    ioSize: 512,
-  });
-  await state.create(Disk.new(BLOCK_NAMESPACE, loop.name, disk));
-  await state.create(
-    SystemDisk.new(BLOCK_NAMESPACE, SYSTEM_DISK_ID, { diskID: loop.name, devPath: loop.path }),
-  );
-  const whole = DiscoveredVolume.codec.empty();
-  Object.assign(whole, { devPath: loop.path, type: 'disk', size, name: 'gpt' });
-  await state.create(DiscoveredVolume.new(BLOCK_NAMESPACE, loop.name, whole));
-  const { table } = await readGpt(loop.fd);
-  for (const p of table.partitions) {
-    const path = `${loop.path}p${p.number}`;
-    const facts = blkid(path);
-    const v = DiscoveredVolume.codec.empty();
-    const bytes = Number(loop.sysfs(p.number, 'size')) * 512;
-    Object.assign(v, {
-      devPath: path,
-      type: 'partition',
-      parent: loop.name,
-      parentDevPath: loop.path,
-      size: bytes,
-      prettySize: prettySize(bytes),
-      name: facts.TYPE ?? '',
-      uuid: facts.UUID ?? '',
-      label: facts.LABEL ?? '',
-      partitionLabel: facts.PART_ENTRY_NAME ?? '',
-      partitionUUID: (facts.PART_ENTRY_UUID ?? '').toLowerCase(),
-      partitionType: (facts.PART_ENTRY_TYPE ?? '').toLowerCase(),
-      partitionIndex: Number(facts.PART_ENTRY_NUMBER ?? p.number),
-    });
-    await state.create(DiscoveredVolume.new(BLOCK_NAMESPACE, `${loop.name}p${p.number}`, v));
-  }
-  await state.create(
-    DiscoveredVolumesStatus.new(BLOCK_NAMESPACE, DISCOVERED_VOLUMES_STATUS_ID, { ready: true }),
-  );
-}
 
 function start() {
   const env = startRuntime([volumeConfigController(), volumeManagerController({ retryMs: 200 })]);
@@ -295,6 +177,26 @@ describe('block.VolumeManagerController on loop disks', () => {
     expect(Number(loop.sysfs(3, 'size')) * 512).toBe(eph.size);
     expect(blkid(eph.location).UUID).toBe(uuid);
     expect(ready.get('STATE')?.spec.size).toBe(100 * MiB);
+  });
+
+  it('takes an installed STATE before any config, with the filesystem found on it', {
+    timeout: 120_000,
+  }, async ({ signal }) => {
+    // the first boot from an installed disk: no config yet, so STATE's VolumeConfig names no provisioning
+    // (and no filesystem); what is mounted is what discovery found there
+    const loop = await installedDisk('xfs');
+    const env = start();
+    await discover(env.state, loop);
+    const state = await assertResource(
+      env.state,
+      VolumeStatus,
+      'STATE',
+      (r) => expect([r.spec.phase, r.spec.errorMessage]).toEqual([VolumePhase.Ready, '']),
+      { signal, ...WAIT },
+    );
+    expect(state.spec.location).toBe(`${loop.path}p2`);
+    expect(state.spec.filesystem).toBe(FilesystemType.XFS);
+    expect(state.spec.uuid).toBe(blkid(`${loop.path}p2`).UUID);
   });
 
   it('fails a located volume holding another filesystem, and leaves it', { timeout: 120_000 }, async ({
