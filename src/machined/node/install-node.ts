@@ -13,7 +13,8 @@ import {
   SYSTEM_DISK_ID,
   SystemDisk,
 } from '../../../resources/block/index.js';
-import type { Config } from '../../config/index.js';
+import { type Config, v1alpha1Of } from '../../config/index.js';
+import type { InstallDiskSelector } from '../../config/types/v1alpha1/machine.js';
 import type { State } from '../../cosi/state/state.js';
 import { InstallError, installToDisk, type ToolRunner } from '../../install/index.js';
 import { MS, mount, umount } from '../../sys/mount.js';
@@ -52,13 +53,33 @@ export async function installInputs(state: State, cfg: Config, signal: AbortSign
     type: DiscoveredVolume.type,
   })) as DiscoveredVolume[];
   const iso = volumes.find((v) => v.spec.name === 'iso9660' && v.spec.label === ISO_LABEL);
+  const medium = iso
+    ? { devPath: iso.spec.devPath, disk: iso.spec.parentDevPath || iso.spec.devPath }
+    : undefined;
+  const selector = v1alpha1Of(cfg)?.machine?.install?.diskSelector;
   return {
     cfg,
     systemDisk: sys?.spec.devPath || undefined,
     disks: disks.map((d) => `/dev/${d.metadata.id}`),
-    medium: iso ? { devPath: iso.spec.devPath, disk: iso.spec.parentDevPath || iso.spec.devPath } : undefined,
+    ...(selector ? { selected: await selectedDisk(selector, disks, medium?.disk) } : {}),
+    medium,
     uefi: existsSync('/sys/firmware/efi'),
   };
+}
+
+/** selectedDisk evaluates the install disk selector on the disks (CEL, loaded only for a selector). */
+async function selectedDisk(
+  selector: InstallDiskSelector,
+  disks: readonly Disk[],
+  mediumDisk: string | undefined,
+): Promise<NonNullable<InstallInputs['selected']>> {
+  const { selectInstallDisk } = await import('../../../controllers/block/install-disk.js');
+  try {
+    const specs = disks.map((d) => d.spec);
+    return { disk: selectInstallDisk(selector, specs, mediumDisk ? [mediumDisk] : []) };
+  } catch (e) {
+    return { error: (e as Error).message };
+  }
 }
 
 /** pid1Tools runs the installer's tools through PID 1's spawner, their exits delivered by its reaper. */

@@ -15,6 +15,8 @@ export interface InstallInputs {
   readonly systemDisk: string | undefined;
   /** the node's whole disks, as device nodes */
   readonly disks: readonly string[];
+  /** what machine.install.diskSelector chose among the writable disks (the medium left out), when set */
+  readonly selected?: { readonly disk: string | undefined } | { readonly error: string };
   /** the boot medium: the iso9660 volume labelled KEEL, and the whole disk it is on */
   readonly medium: { readonly devPath: string; readonly disk: string } | undefined;
   /** booted through UEFI (/sys/firmware/efi exists) */
@@ -40,12 +42,18 @@ export function planInstall(i: InstallInputs): InstallPlan {
   if (!install || (!install.disk && !install.diskSelector))
     return { kind: 'skip', reason: 'the config has no machine.install disk' };
   if (i.systemDisk) return { kind: 'skip', reason: `installed on ${i.systemDisk}` };
-  if (!install.disk)
-    return {
-      kind: 'refuse',
-      reason: 'machine.install.diskSelector is not supported yet: name the disk with machine.install.disk',
-    };
-  const disk = install.disk;
+  let disk = install.disk ?? '';
+  // as upstream, a selector wins over a disk named beside it
+  if (install.diskSelector) {
+    const sel = i.selected;
+    if (sel && 'error' in sel) return { kind: 'refuse', reason: sel.error };
+    if (!sel?.disk)
+      return {
+        kind: 'refuse',
+        reason: `machine.install.diskSelector matches none of the disks (${i.disks.join(', ') || 'none'})`,
+      };
+    disk = sel.disk;
+  }
   if (!i.disks.includes(disk))
     return {
       kind: 'refuse',

@@ -56,6 +56,52 @@ describe('installInputs', () => {
     expect((await installInputs(state, cfg, AbortSignal.timeout(5_000))).systemDisk).toBe('/dev/vda');
   });
 
+  it('evaluates machine.install.diskSelector on the disks, leaving the boot medium out', async () => {
+    const state = await newState();
+    const GB = 1_000_000_000;
+    const disks = [
+      {
+        id: 'sr0',
+        devPath: '/dev/sr0',
+        size: 90_000_000,
+        cdrom: true,
+        readonly: true,
+        transport: 'ata',
+        model: 'QEMU DVD-ROM',
+      },
+      { id: 'vda', devPath: '/dev/vda', size: 6 * GB, transport: 'virtio', rotational: true, model: '' },
+      { id: 'nvme0n1', devPath: '/dev/nvme0n1', size: 20 * GB, transport: 'nvme', model: 'QEMU NVMe Ctrl' },
+      { id: 'sda', devPath: '/dev/sda', size: 40 * GB, transport: 'usb', model: 'KEEL USB' },
+    ];
+    for (const { id, ...d } of disks)
+      await state.modify(Disk.new(BLOCK_NAMESPACE, id), (r) => {
+        Object.assign(r.spec, d);
+      });
+    await state.modify(DiscoveredVolume.new(BLOCK_NAMESPACE, 'sda'), (r) => {
+      r.spec = { ...r.spec, devPath: '/dev/sda', type: 'disk', name: 'iso9660', label: 'KEEL' };
+    });
+    await withDiscovery(state, true);
+    const select = async (diskSelector: object) =>
+      (
+        await installInputs(
+          state,
+          {
+            documents: [{ kind: 'v1alpha1', spec: { machine: { install: { diskSelector } } } }],
+          } as unknown as Config,
+          AbortSignal.timeout(5_000),
+        )
+      ).selected;
+    expect(await select({ type: 'nvme' })).toEqual({ disk: '/dev/nvme0n1' });
+    expect(await select({ size: '>= 5GB' })).toEqual({ disk: '/dev/nvme0n1' }); // device order, medium left out
+    expect(await select({ size: '<= 10GB', type: 'hdd' })).toEqual({ disk: '/dev/vda' });
+    expect(await select({ model: 'QEMU NVMe*' })).toEqual({ disk: '/dev/nvme0n1' });
+    expect(await select({ model: 'KEEL*' })).toEqual({ disk: undefined }); // only the medium matches
+    expect(await select({ size: '>= 1TB' })).toEqual({ disk: undefined });
+    expect(await select({ type: 'floppy' })).toEqual({
+      error: 'machine.install.diskSelector.type: unsupported disk type "floppy"',
+    });
+  });
+
   it('installIfAsked logs why nothing was installed and never runs the sequence then', async () => {
     const state = await newState();
     await withDiscovery(state, true);

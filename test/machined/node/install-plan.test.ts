@@ -40,6 +40,13 @@ describe('planInstall', () => {
     });
   });
 
+  it('installs onto the disk the selector chose, which wins over a named disk', () => {
+    const cfg = withInstall({ disk: '/dev/vda', diskSelector: { type: 'nvme' } });
+    expect(
+      planInstall(inputs({ cfg, disks: ['/dev/vda', '/dev/nvme0n1'], selected: { disk: '/dev/nvme0n1' } })),
+    ).toMatchObject({ kind: 'install', disk: '/dev/nvme0n1' });
+  });
+
   it('skips an installed node and a config without an install disk', () => {
     expect(planInstall(inputs({ systemDisk: '/dev/vda' }))).toEqual({
       kind: 'skip',
@@ -50,10 +57,16 @@ describe('planInstall', () => {
   });
 
   it('refuses what it cannot do as asked, naming why', () => {
-    expect(planInstall(inputs({ cfg: withInstall({ diskSelector: { size: '>= 1GB' } }) }))).toEqual({
+    const bySize = withInstall({ diskSelector: { size: '>= 1TB' } });
+    expect(planInstall(inputs({ cfg: bySize, selected: { disk: undefined } }))).toEqual({
       kind: 'refuse',
-      reason: 'machine.install.diskSelector is not supported yet: name the disk with machine.install.disk',
+      reason: 'machine.install.diskSelector matches none of the disks (/dev/vda, /dev/sr0)',
     });
+    expect(
+      planInstall(
+        inputs({ cfg: bySize, selected: { error: 'machine.install.diskSelector.type: unsupported' } }),
+      ),
+    ).toEqual({ kind: 'refuse', reason: 'machine.install.diskSelector.type: unsupported' });
     expect(planInstall(inputs({ cfg: withInstall({ disk: '/dev/sda' }) }))).toEqual({
       kind: 'refuse',
       reason: 'machine.install.disk /dev/sda: no such disk (disks: /dev/vda, /dev/sr0)',
