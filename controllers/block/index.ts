@@ -1,5 +1,5 @@
 // controllers/block: block devices as upstream's block controllers see them: the kernel's devices, the
-// disks, what probing finds on them, the system disk, and the system volumes made and mounted on it.
+// disks, what probing finds on them, the system disk, and the system and user volumes made and mounted.
 // PID 1 only: a container must not probe its host.
 import type { Controller } from '../../src/cosi/controller/index.js';
 import { DevicesController } from './devices.js';
@@ -8,6 +8,7 @@ import { DiscoveryController } from './discovery.js';
 import { DisksController } from './disks.js';
 import { mountController } from './mount.js';
 import { SystemDiskController } from './system-disk.js';
+import { userVolumeConfigController } from './user-volume-config.js';
 import { volumeConfigController } from './volume-config.js';
 import { volumeManagerController } from './volume-manager.js';
 
@@ -17,12 +18,13 @@ export * from './discovery.js';
 export * from './disks.js';
 export * from './mount.js';
 export * from './system-disk.js';
+export * from './user-volume-config.js';
 export * from './volume-config.js';
 export * from './volume-manager.js';
 
 /**
  * blockControllers are the node's block controllers in pipeline order, one line per controller: discovery,
- * then the system volumes (config → locate/provision/format → mount).
+ * then the system and user volumes (config → locate/provision/format → mount).
  */
 export function blockControllers(): Controller[] {
   return [
@@ -32,6 +34,7 @@ export function blockControllers(): Controller[] {
     DiscoveredVolumesStatusController,
     SystemDiskController,
     volumeConfigController(),
+    userVolumeConfigController(),
     volumeManagerController(),
     mountController(),
   ];

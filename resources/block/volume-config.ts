@@ -1,6 +1,7 @@
 // VolumeConfigs.block.talos.dev: how to find a volume (a CEL locator), and how to provision it when it
 // is missing (a CEL disk selector, a partition's size and label, a filesystem), as upstream's
-// VolumeConfigController writes it for the system volumes (META, STATE, EPHEMERAL).
+// VolumeConfigController writes it for the system volumes (META, STATE, EPHEMERAL) and its
+// UserVolumeConfigController for the user and raw volumes.
 import { cloneData, equalData } from '../../src/cosi/resource/data.js';
 import type { ProtoSchema } from '../../src/cosi/resource/proto-schema.js';
 import { defineResource, type ResourceOf } from '../../src/cosi/resource/typed.js';
@@ -14,6 +15,9 @@ export const WAVE_LEGACY_USER_DISKS = 1_000_000;
 
 /** the label VolumeConfigController puts on the system volumes it writes */
 export const SYSTEM_VOLUME_LABEL = 'talos.dev/system-volume';
+/** the labels UserVolumeConfigController puts on the user (`u-<name>`) and raw (`r-<name>`) volumes */
+export const USER_VOLUME_LABEL = 'talos.dev/user-volume';
+export const RAW_VOLUME_LABEL = 'talos.dev/raw-volume';
 
 export interface PartitionSpec {
   /** bytes */

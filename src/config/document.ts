@@ -7,6 +7,7 @@ import type { DummyLinkConfig } from './types/dummy-link-config/dummy-link-confi
 import type { EnvironmentConfig } from './types/environment-config/environment-config.js';
 import type { HostnameConfig } from './types/hostname-config/hostname-config.js';
 import type { LinkConfig } from './types/link-config/link-config.js';
+import type { RawVolumeConfig } from './types/raw-volume-config/raw-volume-config.js';
 import type { ResolverConfig } from './types/resolver-config/resolver-config.js';
 import type { StaticHostConfig } from './types/static-host-config/static-host-config.js';
 import type { SysctlConfig } from './types/sysctl-config/sysctl-config.js';
@@ -35,6 +36,7 @@ export interface DocumentTypes {
   EnvironmentConfig: EnvironmentConfig;
   VolumeConfig: VolumeConfig;
   UserVolumeConfig: UserVolumeConfig;
+  RawVolumeConfig: RawVolumeConfig;
 }
 export type Kind = keyof DocumentTypes;
 

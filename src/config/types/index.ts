@@ -10,6 +10,7 @@ export type { DummyLinkConfig } from './dummy-link-config/dummy-link-config.js';
 export type { EnvironmentConfig } from './environment-config/environment-config.js';
 export type { HostnameConfig } from './hostname-config/hostname-config.js';
 export type { LinkAddress, LinkConfig, LinkRoute } from './link-config/link-config.js';
+export type { RawVolumeConfig } from './raw-volume-config/raw-volume-config.js';
 export { definitionOf, registeredKinds } from './registry.js';
 export type { Nameserver, ResolverConfig } from './resolver-config/resolver-config.js';
 export type { Schema, StructSchema } from './schema.js';

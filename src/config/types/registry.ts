@@ -8,6 +8,7 @@ import { DummyLinkConfigDefinition } from './dummy-link-config/dummy-link-config
 import { EnvironmentConfigDefinition } from './environment-config/environment-config.js';
 import { HostnameConfigDefinition } from './hostname-config/hostname-config.js';
 import { LinkConfigDefinition } from './link-config/link-config.js';
+import { RawVolumeConfigDefinition } from './raw-volume-config/raw-volume-config.js';
 import { ResolverConfigDefinition } from './resolver-config/resolver-config.js';
 import { StaticHostConfigDefinition } from './static-host-config/static-host-config.js';
 import { SysctlConfigDefinition } from './sysctl-config/sysctl-config.js';
@@ -33,6 +34,7 @@ const definitions: readonly DocumentDefinition[] = [
   EnvironmentConfigDefinition,
   VolumeConfigDefinition,
   UserVolumeConfigDefinition,
+  RawVolumeConfigDefinition,
 ];
 
 const byKind = new Map(definitions.map((d) => [d.kind, d]));

@@ -1,7 +1,8 @@
-// Mounting a volume's filesystem at a directory and taking it down again: the mechanism under the block
-// mount controller. The target is made (with its mode and owner) when missing; mounting what is already
-// mounted there is a no-op, so a controller pass after a restart converges instead of stacking mounts.
-import { chmodSync, chownSync, existsSync, mkdirSync } from 'node:fs';
+// Mounting a volume's filesystem at a directory and taking it down again, or making a directory volume's
+// directory: the mechanism under the block mount controller. The target is made (with its mode and owner)
+// when missing; mounting what is already mounted there is a no-op, so a controller pass after a restart
+// converges instead of stacking mounts.
+import { chmodSync, chownSync, existsSync, mkdirSync, statSync } from 'node:fs';
 import { isSysError } from '../errno.js';
 import { MNT, MS, mount, umount } from '../mount.js';
 import { readMountInfo } from '../mountinfo.js';
@@ -43,6 +44,19 @@ export function mountVolume(v: VolumeMount): 'mounted' | 'already' {
     chownSync(v.target, v.uid ?? 0, v.gid ?? 0);
   if (!v.readOnly && v.mode) chmodSync(v.target, v.mode);
   return 'mounted';
+}
+
+/**
+ * ensureDirectory makes a directory volume: `v.target` with its mode and owner (upstream's directory
+ * volumes are a directory in the parent volume, not a mount). Something other than a directory there is
+ * an error.
+ */
+export function ensureDirectory(v: Pick<VolumeMount, 'target' | 'mode' | 'uid' | 'gid'>): void {
+  if (existsSync(v.target)) {
+    if (!statSync(v.target).isDirectory()) throw new Error(`${v.target} exists and is not a directory`);
+  } else mkdirSync(v.target, { recursive: true, mode: v.mode || 0o755 });
+  if (v.mode) chmodSync(v.target, v.mode);
+  if (v.uid !== undefined || v.gid !== undefined) chownSync(v.target, v.uid ?? 0, v.gid ?? 0);
 }
 
 /** unmountVolume takes the mount at `target` down; false when nothing was mounted there. */

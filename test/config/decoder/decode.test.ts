@@ -170,6 +170,8 @@ describe('decoder documents', () => {
       'apiVersion: v1alpha1\nkind: VolumeConfig\nname: EPHEMERAL\nprovisioning:\n    diskSelector:\n        match: disk.transport == "nvme"\n    grow: false\n    minSize: 10GiB\n    maxSize: 40GiB\nencryption:\n    provider: luks2\n    keys:\n        - slot: 0\n          tpm: {}\n',
     UserVolumeConfig:
       "apiVersion: v1alpha1\nkind: UserVolumeConfig\nname: secret-store\nprovisioning:\n    diskSelector:\n        match: '!system_disk'\n    minSize: 10GiB\nencryption:\n    provider: luks2\n    keys:\n        - slot: 0\n          tpm: {}\n        - slot: 1\n          static:\n            passphrase: topsecret\n    cipher: aes-xts-plain64\n",
+    RawVolumeConfig:
+      'apiVersion: v1alpha1\nkind: RawVolumeConfig\nname: ceph-osd\nprovisioning:\n    diskSelector:\n        match: disk.transport == "nvme"\n    maxSize: 50GiB\n    grow: false\n',
   };
   for (const [kind, src] of Object.entries(typed)) {
     it(`decodes ${kind}`, () => {
@@ -199,5 +201,10 @@ describe('decoder documents', () => {
     expect(
       documentOf(cfg, 'UserVolumeConfig', 'secret-store')!.encryption!.keys![1]!.static!.passphrase,
     ).toBe('topsecret');
+    expect(documentOf(cfg, 'RawVolumeConfig', 'ceph-osd')!.provisioning).toEqual({
+      diskSelector: { match: 'disk.transport == "nvme"' },
+      maxSize: '50GiB',
+      grow: false,
+    });
   });
 });

@@ -13,6 +13,7 @@ const BLOCK = [
   'block.DiscoveredVolumesStatusController',
   'block.SystemDiskController',
   'block.VolumeConfigController',
+  'block.UserVolumeConfigController',
   'block.VolumeManagerController',
   'block.MountController',
   'cluster.NodeIdentityController',

@@ -30,7 +30,7 @@ import {
 } from '../../../../src/sys/block/gpt/index.js';
 import { mkfsXfs } from '../../../../src/sys/block/mkfs/index.js';
 import { probeFd, probePath } from '../../../../src/sys/block/probe/index.js';
-import { growTo, partitionPath, partitionSize } from './plan.js';
+import { formatRefusal, growTo, partitionPath, partitionSize } from './plan.js';
 
 /** VolumeIOError is a disk refusing the work: `retry` says whether trying again later may help. */
 export class VolumeIOError extends Error {
@@ -186,8 +186,8 @@ export async function formatVolume(
       );
     return { uuid: found.uuid ?? '' };
   }
-  if (fs.type !== FilesystemType.XFS)
-    throw new VolumeIOError(`making a ${want} filesystem is not supported (only xfs)`, false);
+  const refusal = formatRefusal(fs);
+  if (refusal) throw new VolumeIOError(refusal, false);
   await mkfsXfs(location, { label: fs.label, signal: opts.signal });
   return { uuid: probePath(location)?.uuid ?? '' };
 }

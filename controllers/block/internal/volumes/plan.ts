@@ -1,8 +1,13 @@
 // The volume manager's decisions as pure functions over plain data, as upstream's volumes package makes
 // them: the order volumes are handled in, what locating gives, which disks a selector matches, how big
 // a new partition is, and where a failed volume retries from.
-import type { PartitionSpec, ProvisioningSpec } from '../../../../resources/block/volume-config.js';
-import { VolumePhase } from '../../../../resources/block/volume-enums.js';
+import {
+  type FilesystemSpec,
+  type PartitionSpec,
+  type ProvisioningSpec,
+  WAVE_SYSTEM_DISK,
+} from '../../../../resources/block/volume-config.js';
+import { FilesystemType, FilesystemTypes, VolumePhase } from '../../../../resources/block/volume-enums.js';
 import type { CelDisk } from '../cel/index.js';
 import { compiled } from '../cel/index.js';
 
@@ -49,6 +54,26 @@ export function waveProvisioned(
 ): boolean {
   return volumes.every((v) => v.wave >= wave || PROVISIONED_PHASES.has(v.phase));
 }
+
+/**
+ * SYSTEM_DISK_REST is the system volume that takes what the system disk has left. The system volumes are
+ * declared one by one, so the system disk wave is only known whole once it is declared: a later wave
+ * provisioned before would take the free space EPHEMERAL is due.
+ */
+export const SYSTEM_DISK_REST = 'EPHEMERAL';
+
+/** systemWaveDeclared says whether a volume of `wave` may be provisioned as far as the declared volumes go. */
+export const systemWaveDeclared = (declared: ReadonlySet<string>, wave: number): boolean =>
+  wave <= WAVE_SYSTEM_DISK || declared.has(SYSTEM_DISK_REST);
+
+/** MAKEABLE: the filesystems the manager can make (none is nothing to make). */
+const MAKEABLE: ReadonlySet<number> = new Set([FilesystemType.None, FilesystemType.XFS]);
+
+/** formatRefusal says why a filesystem cannot be made here (mkfs.xfs only); undefined when it can. */
+export const formatRefusal = (fs: FilesystemSpec): string | undefined =>
+  MAKEABLE.has(fs.type)
+    ? undefined
+    : `making ${FilesystemTypes.text(fs.type)} filesystems is not supported (only xfs)`;
 
 /** retryPhase is where a failed volume starts again: the phase it failed in. */
 export const retryPhase = (phase: VolumePhase, preFailPhase: VolumePhase): VolumePhase =>

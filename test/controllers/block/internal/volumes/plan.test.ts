@@ -2,17 +2,22 @@ import { describe, expect, it } from 'vitest';
 import { zeroDisk } from '../../../../../controllers/block/internal/cel/index.js';
 import {
   byProvisioningOrder,
+  formatRefusal,
   growTo,
   locateOutcome,
   matchDisks,
   partitionPath,
   partitionSize,
   retryPhase,
+  systemWaveDeclared,
   waveProvisioned,
 } from '../../../../../controllers/block/internal/volumes/index.js';
 import {
+  FilesystemType,
   type PartitionSpec,
   VolumePhase,
+  WAVE_SYSTEM_DISK,
+  WAVE_USER_VOLUMES,
   zeroPartitionSpec,
   zeroProvisioning,
 } from '../../../../../resources/block/index.js';
@@ -123,6 +128,20 @@ it('waits for earlier waves only', () => {
   expect(waveProvisioned(vols, 1)).toBe(false);
   expect(waveProvisioned([{ wave: -1, phase: VolumePhase.Located }], 0)).toBe(false);
   expect(waveProvisioned([{ wave: -1, phase: VolumePhase.Missing }], 0)).toBe(true);
+});
+
+it('holds the user wave until EPHEMERAL, which takes what the system disk leaves, is declared', () => {
+  // STATE is declared before EPHEMERAL: a user volume provisioned in between would take EPHEMERAL's room
+  expect(systemWaveDeclared(new Set(['META', 'STATE', 'u-data']), WAVE_USER_VOLUMES)).toBe(false);
+  expect(systemWaveDeclared(new Set(['META', 'STATE', 'EPHEMERAL', 'u-data']), WAVE_USER_VOLUMES)).toBe(true);
+  expect(systemWaveDeclared(new Set(['STATE']), WAVE_SYSTEM_DISK)).toBe(true);
+});
+
+it('refuses to make filesystems other than xfs', () => {
+  const fs = (type: FilesystemType) => ({ type, label: '' });
+  expect(formatRefusal(fs(FilesystemType.XFS))).toBeUndefined();
+  expect(formatRefusal(fs(FilesystemType.None))).toBeUndefined();
+  expect(formatRefusal(fs(FilesystemType.EXT4))).toBe('making ext4 filesystems is not supported (only xfs)');
 });
 
 it('retries a failure from the phase it failed in', () => {
