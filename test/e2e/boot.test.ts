@@ -15,7 +15,18 @@ import { keelctl } from '../cli/fixtures.js';
 import { type Run, talosctl, talosctlPath } from '../integration/talosctl/talosctl.js';
 import { testCluster } from '../machined/node/cluster.js';
 import { freePort } from '../machined/node/harness.js';
-import { anonymous, artefact, boot, callUnary, cleanup, client, ROOT, retry, version } from './node.js';
+import {
+  anonymous,
+  artefact,
+  boot,
+  callUnary,
+  cleanup,
+  client,
+  ROOT,
+  retry,
+  version,
+  withMachine,
+} from './node.js';
 
 const BOOT_MS = 300_000;
 const PACKAGE_VERSION = `v${JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')).version}`;
@@ -43,18 +54,8 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 const b64 = (pem: string) => Buffer.from(pem).toString('base64');
 
 /** withTimeBootTimeout sets machine.time.bootTimeout in the config's v1alpha1 document. */
-function withTimeBootTimeout(cfg: Config, timeout: string): Config {
-  return {
-    documents: cfg.documents.map((d) => {
-      if (d.kind !== 'v1alpha1') return d;
-      const spec = d.spec as { machine?: Record<string, unknown> };
-      return {
-        ...d,
-        spec: { ...spec, machine: { ...spec.machine, time: { bootTimeout: timeout } } },
-      } as typeof d;
-    }),
-  };
-}
+const withTimeBootTimeout = (cfg: Config, timeout: string): Config =>
+  withMachine(cfg, { time: { bootTimeout: timeout } });
 
 /** talosconfigFor is the talosconfig a user of this VM has: the forwarded port as endpoint, the guest as node. */
 function talosconfigFor(port: number): string {

@@ -14,7 +14,7 @@ import { type Run, talosctl, talosctlPath } from '../integration/talosctl/talosc
 import { testCluster } from '../machined/node/cluster.js';
 import { freePort } from '../machined/node/harness.js';
 import { attachLoop } from '../sys/block/gpt/loop-device.js';
-import { anonymous, artefact, boot, cleanup, retry, version } from './node.js';
+import { anonymous, artefact, boot, cleanup, installing, retry, version, withMachine } from './node.js';
 
 const BOOT_MS = 300_000;
 const GiB = 1 << 30;
@@ -48,31 +48,9 @@ afterEach(cleanup);
 
 const b64 = (pem: string) => Buffer.from(pem).toString('base64');
 
-/** installing names the install disk and lets time sync give up soon (QEMU's network has no NTP server). */
-function installing(cfg: Config, disk: string): Config {
-  return {
-    documents: cfg.documents.map((d) => {
-      if (d.kind !== 'v1alpha1') return d;
-      const spec = d.spec as { machine?: Record<string, unknown> };
-      const machine = { ...spec.machine, install: { disk }, time: { bootTimeout: '5s' } };
-      return { ...d, spec: { ...spec, machine } } as typeof d;
-    }),
-  };
-}
-
 /** labelled adds the node label `keel-e2e: <value>`: a change that applies without a reboot. */
-function labelled(cfg: Config, value: string): Config {
-  return {
-    documents: cfg.documents.map((d) => {
-      if (d.kind !== 'v1alpha1') return d;
-      const spec = d.spec as { machine?: Record<string, unknown> };
-      return {
-        ...d,
-        spec: { ...spec, machine: { ...spec.machine, nodeLabels: { 'keel-e2e': value } } },
-      } as typeof d;
-    }),
-  };
-}
+const labelled = (cfg: Config, value: string): Config =>
+  withMachine(cfg, { nodeLabels: { 'keel-e2e': value } });
 
 function works(r: Run): string {
   expect(r.timedOut, r.output).toBe(false);

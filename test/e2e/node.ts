@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { type ChannelCredentials, type Client, credentials } from '@grpc/grpc-js';
 import { startVm, type Vm, type VmOptions } from '../../scripts/lib/qemu.js';
+import type { Config } from '../../src/config/index.js';
 import { callUnary, type Reply, serviceClient } from '../api/fixtures.js';
 
 export const ROOT = fileURLToPath(new URL('../../', import.meta.url));
@@ -82,3 +83,21 @@ export async function version(port: number, creds: ChannelCredentials): Promise<
 }
 
 export { callUnary };
+
+/** withMachine merges `fields` into the machine section of the config's v1alpha1 document. */
+export function withMachine(cfg: Config, fields: Record<string, unknown>): Config {
+  return {
+    documents: cfg.documents.map((d) => {
+      if (d.kind !== 'v1alpha1') return d;
+      const spec = d.spec as { machine?: Record<string, unknown> };
+      return { ...d, spec: { ...spec, machine: { ...spec.machine, ...fields } } } as typeof d;
+    }),
+  };
+}
+
+/**
+ * installing names the install disk and lets time sync give up soon (QEMU's network has no NTP server,
+ * and readiness waits for a synced clock or the boot timeout).
+ */
+export const installing = (cfg: Config, disk: string): Config =>
+  withMachine(cfg, { install: { disk }, time: { bootTimeout: '5s' } });

@@ -6,27 +6,15 @@ import { existsSync, mkdtempSync, rmSync, truncateSync, writeFileSync } from 'no
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startVm, type Vm } from '../../../scripts/lib/qemu.js';
-import { type Config, encode } from '../../../src/config/index.js';
+import { encode } from '../../../src/config/index.js';
 import { callUnary } from '../../api/fixtures.js';
-import { anonymous, artefact, cleanup, client, retry, version } from '../../e2e/node.js';
+import { anonymous, artefact, cleanup, client, installing, retry, version } from '../../e2e/node.js';
 import { testCluster } from '../../machined/node/cluster.js';
 import { freePort } from '../../machined/node/harness.js';
 import { figure, group, nowMs } from '../harness.js';
 
 const GiB = 1 << 30;
 const STEP_MS = 600_000;
-
-/** installing names the install disk and lets time sync give up soon (QEMU's network has no NTP server). */
-function installing(cfg: Config, disk: string): Config {
-  return {
-    documents: cfg.documents.map((d) => {
-      if (d.kind !== 'v1alpha1') return d;
-      const spec = d.spec as { machine?: Record<string, unknown> };
-      const machine = { ...spec.machine, install: { disk }, time: { bootTimeout: '5s' } };
-      return { ...d, spec: { ...spec, machine } } as typeof d;
-    }),
-  };
-}
 
 /** at waits for a console line and returns the host clock when it was seen. */
 async function at(vm: Vm, re: RegExp): Promise<number> {
