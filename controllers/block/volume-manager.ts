@@ -18,6 +18,7 @@ import {
   VolumePhase,
   VolumeType,
 } from '../../resources/block/volume-enums.js';
+import { VOLUME_LIFECYCLE_ID, VolumeLifecycle } from '../../resources/block/volume-lifecycle.js';
 import {
   setSize,
   VolumeStatus,
@@ -53,12 +54,20 @@ interface ManagerInputs {
   readonly signal: AbortSignal;
 }
 
-/** volumeManagerController locates, provisions, grows and formats the configured volumes. */
+export const VOLUME_MANAGER_CONTROLLER = 'block.VolumeManagerController';
+
+/**
+ * volumeManagerController locates, provisions, grows and formats the configured volumes. It holds a
+ * finalizer on the VolumeLifecycle while it may touch a disk: once the lifecycle tears down (before a
+ * reboot or power-off) it starts no more disk work and releases it, so the power-down never cuts a
+ * partition table or a mkfs in half. A pass under way finishes first, since passes run one at a time.
+ */
 export function volumeManagerController(opts: VolumeManagerOptions = {}): Controller {
   const retryMs = opts.retryMs ?? 30_000;
   return defineController({
-    name: 'block.VolumeManagerController',
+    name: VOLUME_MANAGER_CONTROLLER,
     inputs: [
+      input(VolumeLifecycle, { id: VOLUME_LIFECYCLE_ID, kind: 'strong' }),
       input(VolumeConfig),
       input(DiscoveredVolume),
       input(Disk),
@@ -70,6 +79,17 @@ export function volumeManagerController(opts: VolumeManagerOptions = {}): Contro
       let timer: NodeJS.Timeout | undefined;
       signal.addEventListener('abort', () => clearTimeout(timer), { once: true });
       for await (const _ of rt.events(signal)) {
+        const lifecycle = await rt.getOrNull(VolumeLifecycle, VOLUME_LIFECYCLE_ID, { signal });
+        if (lifecycle?.metadata.phase === 'tearingDown') {
+          clearTimeout(timer);
+          if (lifecycle.metadata.finalizers.has(VOLUME_MANAGER_CONTROLLER)) {
+            await rt.removeFinalizer(lifecycle.metadata, VOLUME_MANAGER_CONTROLLER, { signal });
+            logger.info('volume lifecycle torn down: no more disk work');
+          }
+          continue;
+        }
+        if (lifecycle && !lifecycle.metadata.finalizers.has(VOLUME_MANAGER_CONTROLLER))
+          await rt.addFinalizer(lifecycle.metadata, VOLUME_MANAGER_CONTROLLER, { signal });
         const configs = await rt.list(VolumeConfig, { signal });
         const statuses = new Map(
           (await rt.list(VolumeStatus, { signal })).map((r) => [r.metadata.id, r.spec]),

@@ -1,6 +1,7 @@
-// The Boot sequence's EPHEMERAL: machined asks for the volume to be mounted at /var and waits until it is.
-// A node without a system disk (a live boot from the ISO, nothing installed) has no EPHEMERAL to wait
-// for: /var then stays where the root filesystem has it, and the boot goes on.
+// The sequences' volumes. The Boot sequence's EPHEMERAL: machined asks for the volume to be mounted at
+// /var and waits until it is. A node without a system disk (a live boot from the ISO, nothing installed)
+// has no EPHEMERAL to wait for: /var then stays where the root filesystem has it, and the boot goes on.
+// Before a wipe or a power-down, the volume lifecycle is torn down.
 import {
   BLOCK_NAMESPACE,
   SYSTEM_DISK_ID,
@@ -10,6 +11,7 @@ import {
 } from '../../../resources/block/index.js';
 import type { State } from '../../cosi/state/state.js';
 import type { Volumes } from '../sequencer/index.js';
+import { teardownVolumeLifecycle } from './volume-lifecycle.js';
 
 export const EPHEMERAL_VOLUME_ID = 'EPHEMERAL';
 export const EPHEMERAL_MOUNT_REQUEST_ID = 'sequencer-EPHEMERAL';
@@ -44,5 +46,6 @@ export function ephemeralVolumes(state: State): Volumes {
       )) as VolumeMountStatus;
       log(`EPHEMERAL mounted at ${mounted.spec.target}`);
     },
+    teardownLifecycle: (opts) => teardownVolumeLifecycle(state, opts),
   };
 }

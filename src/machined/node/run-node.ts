@@ -52,6 +52,7 @@ import type { Node, NodeOptions, NodeStart } from './start-node.js';
 import { followStateVolume } from './state-volume.js';
 import { publishMachineStatus } from './status-publisher.js';
 import { UDEVD_SERVICE, udevdService } from './udevd-service.js';
+import { openVolumeLifecycle, teardownVolumeLifecycle } from './volume-lifecycle.js';
 
 /** runNode brings up machined and the node around it, adopting a maintenance API that already listens. */
 export async function runNode(start: NodeStart): Promise<Node> {
@@ -141,6 +142,8 @@ export async function runNode(start: NodeStart): Promise<Node> {
         announceAddresses(state, opts.onAddresses, stopFeeds.signal).catch((e: unknown) =>
           mlog.error(`node addresses: ${(e as Error).message}`),
         );
+      // the volume manager holds it while it writes to disks: made before it runs, so no write goes unheld
+      if (!container) await openVolumeLifecycle(state);
       for (const c of await loadControllers(events, network ? { network } : {})) {
         await nextTurn();
         runtime.register(c);
@@ -223,6 +226,12 @@ export async function runNode(start: NodeStart): Promise<Node> {
       await supervisor.stopAll({});
     },
   });
+  // a power-down that no sequence led to (a failed boot, say) still waits for the disk work under way
+  if (!container)
+    machined.addShutdownHook({
+      name: 'teardownVolumeLifecycle',
+      run: ({ signal }) => teardownVolumeLifecycle(state, { signal, log: mlog.line }),
+    });
 
   const boot = async () => {
     // maintenance mode answers first, then runs the Initialize sequence (device coldplug) while it

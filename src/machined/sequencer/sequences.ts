@@ -22,6 +22,8 @@ export interface Power {
 export interface Volumes {
   /** mountEphemeral resolves once EPHEMERAL is mounted at /var (or the node has no system disk for it) */
   mountEphemeral(opts: { signal: AbortSignal; log: (line: string) => void }): Promise<void>;
+  /** teardownLifecycle resolves once no disk work is under way and none will start (upstream's task) */
+  teardownLifecycle(opts: { signal: AbortSignal; log: (line: string) => void }): Promise<void>;
 }
 
 /** Wiper carries out a Reset's wipe; the sequence's data is the plan the node made of the request. */
@@ -67,6 +69,19 @@ export function defaultSequences(deps: SequenceDeps): SequenceTable {
       task('stopAllServices', ({ signal }) => services.stopAll({ signal })),
     ),
   ];
+
+  // once everything is stopped: no partition or filesystem is left half-made by what comes next (a wipe,
+  // a reboot, a power-off)
+  const teardownVolumes: Phase[] = deps.volumes
+    ? [
+        phase(
+          'volumeLifecycle',
+          task('teardownVolumeLifecycle', ({ signal, log }) =>
+            deps.volumes!.teardownLifecycle({ signal, log }),
+          ),
+        ),
+      ]
+    : [];
 
   const initialize = (): Phase[] =>
     early.length === 0
@@ -119,8 +134,8 @@ export function defaultSequences(deps: SequenceDeps): SequenceTable {
   return {
     initialize,
     boot,
-    shutdown: () => [...stopAll, ...end('shutdown', 'powerOff')],
-    reboot: () => [...stopAll, ...end('reboot', 'reboot')],
+    shutdown: () => [...stopAll, ...teardownVolumes, ...end('shutdown', 'powerOff')],
+    reboot: () => [...stopAll, ...teardownVolumes, ...end('reboot', 'reboot')],
     // upstream's Install: the install, then everything stopped; the caller reboots into the disk. Upstream's
     // installer writes the config itself; here the volume controllers make STATE on the new disk and machined
     // keeps the active config there, which the sequence waits for
@@ -138,6 +153,7 @@ export function defaultSequences(deps: SequenceDeps): SequenceTable {
               ),
             ),
             ...stopAll,
+            ...teardownVolumes,
           ],
         }
       : {}),
@@ -147,6 +163,7 @@ export function defaultSequences(deps: SequenceDeps): SequenceTable {
       ? {
           reset: () => [
             ...stopAll,
+            ...teardownVolumes,
             phase(
               'resetSpec',
               task('resetSystemDiskSpec', ({ signal, log, data }) => deps.reset!.wipe(data, { signal, log })),

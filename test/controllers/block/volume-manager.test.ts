@@ -2,6 +2,7 @@
 // partitioned and formatted with xfs; a foreign partition left as it was; a disk too small is Failed.
 // The discovery inputs are made from blkid and sysfs, as the discovery controllers would make them
 // (volume-disks.ts).
+import { execFileSync } from 'node:child_process';
 import { readSync, writeSync } from 'node:fs';
 import { describe, expect, it, onTestFinished } from 'vitest';
 import { volumeConfigController } from '../../../controllers/block/volume-config.js';
@@ -197,6 +198,41 @@ describe('block.VolumeManagerController on loop disks', () => {
     expect(state.spec.location).toBe(`${loop.path}p2`);
     expect(state.spec.filesystem).toBe(FilesystemType.XFS);
     expect(state.spec.uuid).toBe(blkid(`${loop.path}p2`).UUID);
+  });
+
+  it('makes again an EPHEMERAL whose mkfs never finished, and keeps a whole STATE', {
+    timeout: 120_000,
+  }, async ({ signal }) => {
+    // a power loss during the first boot's mkfs: the superblock says the filesystem is still being made
+    const loop = await installedDisk('xfs');
+    execFileSync('xfs_db', ['-x', '-c', 'sb 0', '-c', 'write inprogress 1', `${loop.path}p3`], {
+      stdio: 'ignore',
+    });
+    const before = blkid(`${loop.path}p3`).UUID;
+    const stateUuid = blkid(`${loop.path}p2`).UUID;
+    const env = start();
+    await discover(env.state, loop);
+    await env.state.create(MachineConfig.new('config', 'v1alpha1', config));
+    const ready = await assertResources(
+      env.state,
+      VolumeStatus,
+      ['STATE', 'EPHEMERAL'],
+      (r) =>
+        expect([r.metadata.id, r.spec.phase, r.spec.errorMessage]).toEqual([
+          r.metadata.id,
+          VolumePhase.Ready,
+          '',
+        ]),
+      { signal, ...WAIT },
+    );
+    const eph = ready.get('EPHEMERAL')!.spec;
+    expect(eph.uuid).not.toBe(before);
+    expect(blkid(eph.location)).toMatchObject({ TYPE: 'xfs', LABEL: 'EPHEMERAL', UUID: eph.uuid });
+    const flag = execFileSync('xfs_db', ['-r', '-c', 'sb 0', '-c', 'p inprogress', eph.location], {
+      encoding: 'utf8',
+    });
+    expect(flag.trim()).toBe('inprogress = 0');
+    expect(ready.get('STATE')!.spec.uuid).toBe(stateUuid);
   });
 
   it('fails a located volume holding another filesystem, and leaves it', { timeout: 120_000 }, async ({

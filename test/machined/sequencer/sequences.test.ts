@@ -128,6 +128,52 @@ describe('default sequences', () => {
     expect(supervisor.denied).toBe(true);
   });
 
+  it('tears the volume lifecycle down after the services stop, before a wipe or the power-down', async () => {
+    const events = new EventBus();
+    const supervisor = new Supervisor({ events, logs: new LoggingManager() });
+    supervisors.push(supervisor);
+    const order: string[] = [];
+    const sequencer = new Sequencer({
+      events,
+      log: () => {},
+      sequences: defaultSequences({
+        services: {
+          start: (...ids) => supervisor.start(...ids),
+          startAll: () => supervisor.startAll(),
+          list: () => supervisor.list(),
+          waitFor: (ids, o) => supervisor.waitFor(ids, o),
+          denyNewServices: () => supervisor.denyNewServices(),
+          stopAll: async (o) => {
+            order.push('stopAll');
+            await supervisor.stopAll(o);
+          },
+        },
+        volumes: {
+          mountEphemeral: async () => void order.push('mountEphemeral'),
+          teardownLifecycle: async () => void order.push('teardownLifecycle'),
+        },
+        reset: { wipe: async () => void order.push('wipe') },
+        install: {
+          install: async () => void order.push('install'),
+          waitForStateConfig: async () => void order.push('stored'),
+        },
+        power: {
+          reboot: async () => void order.push('reboot'),
+          powerOff: async () => void order.push('powerOff'),
+        },
+      }),
+    });
+    const steps = async (name: 'reset' | 'install' | 'reboot' | 'shutdown') => {
+      order.length = 0;
+      await sequencer.run(name, { force: true });
+      return [...order];
+    };
+    expect(await steps('reset')).toEqual(['stopAll', 'teardownLifecycle', 'wipe']);
+    expect(await steps('install')).toEqual(['install', 'stored', 'stopAll', 'teardownLifecycle']);
+    expect(await steps('reboot')).toEqual(['stopAll', 'teardownLifecycle', 'reboot']);
+    expect(await steps('shutdown')).toEqual(['stopAll', 'teardownLifecycle', 'powerOff']);
+  });
+
   it('does not fake sequences whose subsystems do not exist yet', async () => {
     const { sequencer } = setup();
     for (const name of ['install', 'upgrade', 'stageUpgrade', 'reset'] as const)

@@ -166,8 +166,8 @@ async function waitForNode(path: string, signal?: AbortSignal): Promise<void> {
 }
 
 /**
- * formatVolume makes the filesystem when the device holds none and checks it otherwise: another
- * filesystem is an error, never overwritten. Its UUID is returned.
+ * formatVolume makes the filesystem when the device holds none (or only one whose making never finished)
+ * and checks it otherwise: another filesystem is an error, never overwritten. Its UUID is returned.
  */
 export async function formatVolume(
   location: string,
@@ -178,7 +178,9 @@ export async function formatVolume(
   await waitForNode(location, opts.signal);
   const want = FilesystemTypes.text(fs.type);
   const found = probePath(location);
-  if (found) {
+  // a mkfs cut off by a power loss left a filesystem no kernel mounts and nothing was ever written to:
+  // it is made again rather than failing the volume forever
+  if (found && !found.unfinished) {
     if (found.type !== want)
       throw new VolumeIOError(
         `filesystem type mismatch on ${location}: found ${found.type}, want ${want}`,

@@ -33,6 +33,11 @@ export interface ProbeResult {
   readonly filesystemBlockSize?: number;
   /** bytes the volume says it spans, from its own header */
   readonly probedSize?: number;
+  /**
+   * set when the volume says it was never finished: an xfs whose mkfs was cut off (sb_inprogress), which
+   * no kernel mounts and which holds no data yet (blkid still names the type)
+   */
+  readonly unfinished?: true;
 }
 
 /** Magic is a byte string at a fixed offset that selects a prober. */

@@ -23,6 +23,8 @@ const SB = {
   sectlog: 121,
   inodelog: 122,
   inopblog: 123,
+  /** set by mkfs while it writes the filesystem, cleared as its last step */
+  inprogress: 126,
   imaxPct: 127,
   crc: 224,
   /** the fields through sb_crc; a v4 superblock is checked on these alone */
@@ -126,6 +128,7 @@ export const xfs: Prober = {
       blockSize: s.sectsize,
       filesystemBlockSize: s.blocksize,
       probedSize: Number(probedSize),
+      ...(head[SB.inprogress] !== 0 ? { unfinished: true as const } : {}),
     };
   },
 };

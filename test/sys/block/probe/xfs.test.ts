@@ -57,6 +57,16 @@ describe('xfs', () => {
     expect(probePath(img)).toBeUndefined();
   });
 
+  it('tells a filesystem whose mkfs never finished (sb_inprogress), as xfs_db writes the flag', () => {
+    const img = makeXfs(['-L', 'EPHEMERAL']);
+    expect(probePath(img)?.unfinished).toBeUndefined();
+    // expert mode rewrites the superblock with a correct CRC, as a mkfs cut off midway leaves it
+    run('xfs_db', ['-x', '-c', 'sb 0', '-c', 'write inprogress 1', img]);
+    expect(xfsDb(img, 'inprogress').inprogress).toBe(1);
+    const ours = probePath(img);
+    expect(ours).toMatchObject({ type: 'xfs', label: 'EPHEMERAL', unfinished: true });
+  });
+
   it('finds nothing in a superblock cut short by the end of the device', () => {
     const img = makeXfs([]);
     const head = readRange(img, 0, 4096);
