@@ -36,6 +36,22 @@ export async function resetInputs(state: State): Promise<ResetInputs> {
   };
 }
 
+/**
+ * unmountsFor lists what to unmount before `devPath` is wiped: its mounts and every mount at or beneath
+ * them, the latest first (mountinfo lists mounts in the order they were made, so a child after its parent).
+ */
+export function unmountsFor(
+  mounts: readonly { readonly source: string; readonly mountPoint: string }[],
+  devPath: string,
+): string[] {
+  const points = mounts.filter((m) => m.source === devPath).map((m) => m.mountPoint);
+  const beneath = (p: string) => points.some((t) => p === t || p.startsWith(t.endsWith('/') ? t : `${t}/`));
+  return mounts
+    .filter((m) => beneath(m.mountPoint))
+    .map((m) => m.mountPoint)
+    .reverse();
+}
+
 /** wipeForReset unmounts and wipes what the plan names; it stops at the first failure, naming it. */
 export async function wipeForReset(
   plan: ResetPlan,
@@ -51,11 +67,10 @@ export async function wipeForReset(
   ];
   for (const t of targets) {
     opts.signal.throwIfAborted();
-    // mounted from this device: taken down first (children before parents)
-    for (const m of readMountInfo()
-      .filter((x) => x.source === t.devPath)
-      .reverse())
-      if (unmountVolume(m.mountPoint)) opts.log(`unmounted ${m.mountPoint}`);
+    // mounted from this device, and whatever is mounted beneath (user volumes under /var/mnt): taken
+    // down first, children before parents
+    for (const point of unmountsFor(readMountInfo(), t.devPath))
+      if (unmountVolume(point)) opts.log(`unmounted ${point}`);
     // the whole disk's lock, as udev and the probes take it, held while the device is wiped; a whole
     // disk is locked and wiped through one writable descriptor
     const whole = t.disk === t.devPath;

@@ -2,7 +2,7 @@
 // loop disk with a GPT — the named partitions unmounted and wiped (blkid finds nothing on them), the
 // others left as they were.
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as delay } from 'node:timers/promises';
@@ -13,7 +13,7 @@ import { registerDefault, registerNamespace } from '../../../src/cosi/resource/m
 import { newInmemState } from '../../../src/cosi/state/inmem/index.js';
 import { wrapCore } from '../../../src/cosi/state/wrap.js';
 import { EventBus } from '../../../src/machined/events/index.js';
-import { wipeForReset } from '../../../src/machined/node/reset.js';
+import { unmountsFor, wipeForReset } from '../../../src/machined/node/reset.js';
 import { resetHost } from '../../../src/machined/node/reset-host.js';
 import { planReset, type ResetInputs, ResetRefused } from '../../../src/machined/node/reset-plan.js';
 import { defaultSequences, Sequencer } from '../../../src/machined/sequencer/index.js';
@@ -104,6 +104,26 @@ const fsType = (dev: string): string => {
   }
 };
 
+describe('unmountsFor', () => {
+  it('takes down the device’s mounts and everything beneath them, latest first', () => {
+    const mounts = [
+      { source: '/dev/vda4', mountPoint: '/var' },
+      { source: 'tmpfs', mountPoint: '/var/run' },
+      { source: '/dev/vdb1', mountPoint: '/var/mnt/data' },
+      { source: '/dev/vda3', mountPoint: '/system/state' },
+      { source: 'tmpfs', mountPoint: '/variable' },
+      { source: '/dev/vda4', mountPoint: '/run/keel/volumes/EPHEMERAL' },
+    ];
+    expect(unmountsFor(mounts, '/dev/vda4')).toEqual([
+      '/run/keel/volumes/EPHEMERAL',
+      '/var/mnt/data',
+      '/var/run',
+      '/var',
+    ]);
+    expect(unmountsFor(mounts, '/dev/vdc')).toEqual([]);
+  });
+});
+
 describe('wipeForReset on a loop disk', () => {
   it('unmounts and wipes STATE and EPHEMERAL, and leaves META alone', async () => {
     if (process.getuid?.() !== 0) throw new Error('needs root: loop devices, mkfs and mount');
@@ -147,6 +167,13 @@ describe('wipeForReset on a loop disk', () => {
       rmSync(dir, { recursive: true, force: true });
     });
     execFileSync('mount', [part(3), dir]);
+    // a user volume's mount inside EPHEMERAL, from another device: it must come down first
+    const inner = join(dir, 'mnt/data');
+    mkdirSync(inner, { recursive: true });
+    execFileSync('mount', ['-t', 'tmpfs', 'tmpfs', inner]);
+    onTestFinished(() => {
+      if (mountedAt(inner)) execFileSync('umount', ['-l', inner]);
+    });
 
     const log: string[] = [];
     const plan = planReset(
@@ -167,7 +194,8 @@ describe('wipeForReset on a loop disk', () => {
     expect(fsType(part(2))).toBe('');
     expect(fsType(part(3))).toBe('');
     expect(execFileSync('sha256sum', [part(1)], { encoding: 'utf8' }).split(' ')[0]).toBe(metaBefore);
-    expect(log).toContain(`unmounted ${dir}`);
+    expect(mountedAt(inner)).toBeUndefined();
+    expect(log.filter((l) => l.startsWith('unmounted '))).toEqual([`unmounted ${inner}`, `unmounted ${dir}`]);
     expect(log.filter((l) => l.startsWith('wiped partition '))).toEqual([
       expect.stringMatching(new RegExp(`^wiped partition STATE ${part(2)} \\(62914560 bytes`)),
       expect.stringMatching(new RegExp(`^wiped partition EPHEMERAL ${part(3)} \\(`)),
