@@ -15,6 +15,7 @@ import {
 import { VolumeMountStatus } from '../../resources/block/volume-mount-status.js';
 import { VolumeStatus, type VolumeStatusSpec } from '../../resources/block/volume-status.js';
 import { type Controller, defineController, input, output } from '../../src/cosi/controller/index.js';
+import { type GrowResult, growXfs } from '../../src/sys/block/mkfs/growfs.js';
 import {
   ensureDirectory,
   mountVolume,
@@ -30,12 +31,16 @@ export interface Mounter {
   unmount(target: string): void;
   /** directory makes a directory volume's directory, with its mode and owner: nothing is mounted */
   directory(v: VolumeMount): void;
+  /** grow fills the device with a filesystem just mounted read-write; undefined when it already does */
+  grow(v: VolumeMount, signal: AbortSignal): Promise<GrowResult | undefined>;
 }
 
 const sysMounter: Mounter = {
   mount: (v) => void mountVolume(v),
   unmount: (t) => void unmountVolume(t),
   directory: (v) => ensureDirectory(v),
+  // xfs is the only filesystem volumes are made with, and it grows only while mounted
+  grow: async (v, signal) => (v.fstype === 'xfs' ? growXfs(v.source, v.target, { signal }) : undefined),
 };
 
 export interface MountControllerOptions {
@@ -174,13 +179,23 @@ export function mountController(opts: MountControllerOptions = {}): Controller {
             if (was && was.target !== p.mount.target) take(p.volumeID, was);
             if (p.kind === 'directory') mounter.directory(p.mount);
             else mounter.mount(p.mount);
-            if (was?.target !== p.mount.target)
+            const fresh = was?.target !== p.mount.target;
+            if (fresh)
               logger.info(p.kind === 'directory' ? 'volume directory made' : 'volume mounted', {
                 volume: p.volumeID,
                 target: p.mount.target,
                 ...(p.mount.source ? { source: p.mount.source } : {}),
               });
             mounted.set(p.volumeID, { target: p.mount.target, parentID: p.parentID, kind: p.kind });
+            // a partition grown to fill its disk (EPHEMERAL on a bigger disk) takes its filesystem along
+            if (fresh && p.kind === 'filesystem' && !p.mount.readOnly)
+              await mounter.grow(p.mount, signal).then(
+                (g) => g && logger.info('volume grown', { volume: p.volumeID, from: g.from, to: g.to }),
+                (e: unknown) => {
+                  if (signal.aborted) throw e;
+                  logger.error('volume not grown', { volume: p.volumeID, error: (e as Error).message });
+                },
+              );
           } catch (e) {
             failed = true;
             logger.error('mount failed', {

@@ -150,6 +150,7 @@ function recorder(): Mounter & { readonly calls: string[] } {
     mount: (v: VolumeMount) => void calls.push(`mount ${v.target}`),
     unmount: (t: string) => void calls.push(`unmount ${t}`),
     directory: (v: VolumeMount) => void calls.push(`mkdir ${v.target}`),
+    grow: async (v: VolumeMount) => void calls.push(`grow ${v.target}`),
   };
 }
 /** firsts keeps each call's first occurrence: passes repeat the (idempotent) mounts */
@@ -175,19 +176,24 @@ describe('block.MountController with a parent volume', () => {
     // a pass that mounts `other` has seen the user volumes' requests too, and left them waiting
     await ask(req('probe', 'other'));
     await mountedFor('probe');
-    expect(firsts(m.calls)).toEqual(['mount /root/other']);
+    expect(firsts(m.calls)).toEqual(['mount /root/other', 'grow /root/other']);
     await assertNoResource(env.state, VolumeMountStatus, 'u-data', { namespace: BLOCK_NAMESPACE, signal });
 
     await ask(req('sequencer', 'EPHEMERAL'));
     const data = await mountedFor('u-data');
     expect(data.spec.target).toBe('/root/var/mnt/data');
     expect((await mountedFor('u-dir')).spec.target).toBe('/root/var/mnt/dir');
+    // each filesystem grown once, just after it is mounted; a directory has nothing to grow
     expect(firsts(m.calls)).toEqual([
       'mount /root/other',
+      'grow /root/other',
       'mount /root/var',
+      'grow /root/var',
       'mount /root/var/mnt/data',
+      'grow /root/var/mnt/data',
       'mkdir /root/var/mnt/dir',
     ]);
+    expect(m.calls.filter((c) => c.startsWith('grow ')).length).toBe(3);
 
     // EPHEMERAL's request goes: the user volume is unmounted before it (the directory just stays)
     m.calls.length = 0;

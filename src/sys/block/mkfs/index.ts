@@ -69,3 +69,4 @@ export function mkfsXfs(device: string, opts: MkfsOptions = {}): Promise<void> {
 }
 
 export const isMkfsError = (e: unknown): e is MkfsError => e instanceof MkfsError;
+export * from './growfs.js';
