@@ -144,4 +144,4 @@ run:
 	@$(NEED_NODE)
 	@node scripts/lib/port-free.mjs $(PORT)
 	@$(MAKE) --no-print-directory setup image
-	node --import tsx scripts/run.ts --iso $(ISO) --port $(PORT) $(if $(CONFIG),--config $(CONFIG))
+	node --import tsx scripts/run.ts --iso $(ISO) --port $(PORT) $(if $(CONFIG),--config $(CONFIG)) $(if $(DISK),--disk $(DISK))

@@ -1,8 +1,8 @@
 // A node's whole life on a disk, driven by the stock talosctl: the ISO boots under UEFI beside a blank
 // virtual disk, takes a config whose install disk is that disk, installs itself and reboots; from then on
 // the VM boots from the disk alone (the ISO detached). There it comes up configured, with its identity and
-// /var; a shutdown, a look at the disk from the host and an API reboot keep all of it; `talosctl reset`
-// wipes STATE and EPHEMERAL and sends it back to maintenance mode.
+// /var; a shutdown, a look at the disk from the host (which then grows the disk: EPHEMERAL follows) and an
+// API reboot keep all of it; `talosctl reset` wipes STATE and EPHEMERAL and sends it back to maintenance.
 import { existsSync, mkdirSync, mkdtempSync, rmSync, truncateSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -169,16 +169,30 @@ describe('a node installed from the ISO, booted from its disk', () => {
       // the machine is told the config is kept: no maintenance port answers anonymously any more
       await expect(version(first.port, anonymous())).rejects.toThrow();
 
-      // 3. powered off, the disk seen from the host: the node's /var is the disk's EPHEMERAL
+      const ephemeralSize = async (port: number) =>
+        Number(
+          /^\s*size: (\d+)$/m.exec(
+            works(await admin(port, 'get', 'volumestatus', 'EPHEMERAL', '-o', 'yaml')),
+          )?.[1],
+        );
+      const firstSize = await ephemeralSize(first.port);
+      expect(firstSize).toBeGreaterThan(5 * GiB);
+
+      // 3. powered off, the disk seen from the host: the node's /var is the disk's EPHEMERAL; then the
+      // disk grows by 1 GiB, as a virtual disk resized by its owner
       works(await admin(first.port, 'shutdown', '--wait=false'));
       await first.vm.ended;
       const marker = `written between boots ${Date.now()}`;
       await onEphemeral(disk, (root) => writeFileSync(join(root, 'e2e-marker'), marker));
+      truncateSync(disk, 7 * GiB);
 
-      // 4. the second boot from the disk keeps the config, the identity and /var's contents
+      // 4. the second boot from the disk keeps the config, the identity and /var's contents; EPHEMERAL
+      // and its filesystem take the new room
       const second = await bootInstalled(disk);
       expect(await configuredState(second.port)).toEqual(before);
       expect(works(await admin(second.port, 'read', '/var/e2e-marker'))).toBe(marker);
+      expect(await ephemeralSize(second.port)).toBeGreaterThan(firstSize + GiB - 64 * 2 ** 20);
+      expect(second.vm.lines.join('\n')).toMatch(/volume grown \{"volume":"EPHEMERAL"/);
 
       // 5. a tried config is active until its timeout, then the kept one is back
       const mc = async () => works(await admin(second.port, 'get', 'mc', '-o', 'yaml'));

@@ -1,13 +1,27 @@
 // `make run` around QEMU (#28): a busy API port fails at once, before anything is built; QEMU's refusal
 // ends it with QEMU's code and words; the node's apply-config hint is shown as it works from the host.
 import { spawn } from 'node:child_process';
-import { chmodSync, existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  chmodSync,
+  closeSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  openSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  truncateSync,
+  writeFileSync,
+} from 'node:fs';
 import { createServer, type Server } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
 import { freePort } from '../../scripts/lib/free-port.js';
+import { RUN_DISK_BYTES } from '../../scripts/lib/run-disk.js';
+import { addPartition, createTable, PARTITION_TYPE, writeGpt } from '../../src/sys/block/gpt/index.js';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 
@@ -143,6 +157,62 @@ describe('scripts/run.ts', () => {
     expect(r.code).toBe(127);
     expect(r.stderr).toContain('qemu-system-x86_64 could not be started');
     expect(r.stderr).toContain('scripts/host-packages.sh qemu');
+  });
+
+  it('installs to DISK from the ISO, then boots the disk; an installed DISK boots at once', async () => {
+    const dir = tempDir();
+    const calls = join(dir, 'calls');
+    // the ISO's node installs itself and reboots, which ends a -no-reboot QEMU with 0; the disk's node
+    // powers off
+    const qemu = fakeQemu(
+      [
+        `echo "$*" >> '${calls}'`,
+        'case "$*" in *media=cdrom*) echo \'[machined] installed onto /dev/vda: EFI, META\' ;; esac',
+        'exit 0',
+      ].join('\n'),
+    );
+    const disk = join(dir, 'node.raw');
+    const r = await runScript(
+      ['--iso', isoFile(), '--port', String(await freePort()), '--disk', disk],
+      qemu.env,
+    );
+    expect(r.code, r.stderr).toBe(0);
+    expect(statSync(disk).size).toBe(RUN_DISK_BYTES);
+    const [first, second, ...rest] = readFileSync(calls, 'utf8').trim().split('\n');
+    expect(rest).toEqual([]);
+    expect(first).toMatch(/media=cdrom/);
+    expect(first).toContain(`-no-reboot`);
+    expect(first).toContain(`-drive file=${disk},format=raw,if=virtio`);
+    expect(second).not.toMatch(/media=cdrom|-no-reboot/);
+    expect(second).toContain(`-drive file=${disk},format=raw,if=virtio`);
+    expect(second).not.toContain('snapshot=on');
+    for (const args of [first, second]) expect(args).toContain('if=pflash'); // UEFI both times
+    expect(r.stdout).toContain(`run: the node installed itself on ${disk}; booting from it`);
+
+    // a disk the installer wrote (its GPT names EFI and META) boots straight away
+    const installed = join(dir, 'installed.raw');
+    writeFileSync(installed, '');
+    truncateSync(installed, 2 ** 30);
+    const fd = openSync(installed, 'r+');
+    try {
+      let t = createTable({ diskSectors: BigInt(2 ** 21), sectorSize: 512 });
+      for (const name of ['EFI', 'META'])
+        t = addPartition(t, { name, type: PARTITION_TYPE.linuxFilesystem, size: 2n ** 20n }).table;
+      await writeGpt(fd, t);
+    } finally {
+      closeSync(fd);
+    }
+    rmSync(calls);
+    const again = await runScript(
+      ['--iso', isoFile(), '--port', String(await freePort()), '--disk', installed],
+      qemu.env,
+    );
+    expect(again.code, again.stderr).toBe(0);
+    const only = readFileSync(calls, 'utf8').trim().split('\n');
+    expect(only).toHaveLength(1);
+    expect(only[0]).not.toMatch(/media=cdrom/);
+    expect(only[0]).toContain(`-drive file=${installed},format=raw,if=virtio`);
+    expect(again.stdout).toContain(`run: booting the node installed on ${installed}`);
   });
 
   it("shows the node's apply-config hint with the forwarded port, as it works from the host", async () => {
