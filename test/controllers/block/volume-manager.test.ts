@@ -3,7 +3,7 @@
 // The discovery inputs are made from blkid and sysfs, as the discovery controllers would make them
 // (volume-disks.ts).
 import { execFileSync } from 'node:child_process';
-import { readSync, writeSync } from 'node:fs';
+import { readFileSync, readSync, truncateSync, writeSync } from 'node:fs';
 import { describe, expect, it, onTestFinished } from 'vitest';
 import { volumeConfigController } from '../../../controllers/block/volume-config.js';
 import { volumeManagerController } from '../../../controllers/block/volume-manager.js';
@@ -178,6 +178,32 @@ describe('block.VolumeManagerController on loop disks', () => {
     expect(Number(loop.sysfs(3, 'size')) * 512).toBe(eph.size);
     expect(blkid(eph.location).UUID).toBe(uuid);
     expect(ready.get('STATE')?.spec.size).toBe(100 * MiB);
+  });
+
+  it('grows EPHEMERAL into a disk that grew after it was made, moving the backup GPT to the end', {
+    timeout: 120_000,
+  }, async ({ signal }) => {
+    const loop = await installedDisk('xfs');
+    // the virtual disk resized by its owner: the tables still end where the disk used to
+    const backing = readFileSync(`/sys/block/${loop.name}/loop/backing_file`, 'utf8').trim();
+    truncateSync(backing, 4 * GiB);
+    execFileSync('losetup', ['-c', loop.path]);
+    const env = start();
+    await discover(env.state, loop);
+    await env.state.create(MachineConfig.new('config', 'v1alpha1', config));
+    const eph = await assertResource(
+      env.state,
+      VolumeStatus,
+      'EPHEMERAL',
+      (r) => expect([r.spec.phase, r.spec.errorMessage]).toEqual([VolumePhase.Ready, '']),
+      { signal, ...WAIT },
+    );
+    expect(eph.spec.size).toBeGreaterThan(3.8 * GiB);
+    const { table, geometry } = await readGpt(loop.fd);
+    expect(table.lastLba).toBe(geometry.diskSectors - 1n);
+    expect(execFileSync('sgdisk', ['--verify', loop.path], { encoding: 'utf8' })).toMatch(
+      /No problems found/,
+    );
   });
 
   it('takes an installed STATE before any config, with the filesystem found on it', {

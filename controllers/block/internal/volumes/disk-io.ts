@@ -26,6 +26,7 @@ import {
   partitionBytes,
   partitionGrowth,
   readGpt,
+  resizeDisk,
   writeGpt,
 } from '../../../../src/sys/block/gpt/index.js';
 import { mkfsXfs } from '../../../../src/sys/block/mkfs/index.js';
@@ -69,6 +70,14 @@ async function withWritableDisk<T>(
   }
 }
 
+/**
+ * onWholeDisk is the table with its backup at the end of the disk as it is now: a disk that grew after
+ * its table was written (a virtual disk resized) keeps the old end in its headers, and the room past it
+ * is only usable once the backup moves there (as `sgdisk -e`, as upstream does on every write).
+ */
+export const onWholeDisk = (t: GptTable, diskSectors: bigint): GptTable =>
+  t.lastLba < diskSectors - 1n ? resizeDisk(t, diskSectors) : t;
+
 /** largestFree is the largest aligned free extent of a table, in bytes. */
 export function largestFree(t: GptTable): number {
   let best = 0n;
@@ -110,7 +119,7 @@ export function createPartition(
     const diskSize = Number(geometry.sizeBytes);
     let table: GptTable;
     try {
-      table = (await readGpt(d.fd)).table;
+      table = onWholeDisk((await readGpt(d.fd)).table, geometry.diskSectors);
     } catch (e) {
       if (!isGptError(e)) throw e;
       if (!blank(d, diskSize))
@@ -146,7 +155,9 @@ export function growOnDisk(
   opts: { readonly signal?: AbortSignal } = {},
 ): Promise<number> {
   return withWritableDisk(disk, opts.signal, async (d) => {
-    const { table, geometry } = await readGpt(d.fd);
+    const read = await readGpt(d.fd);
+    const { geometry } = read;
+    const table = onWholeDisk(read.table, geometry.diskSectors);
     const current = Number(partitionBytes(table, findPartition(table, index)).length);
     const room = Number(partitionGrowth(table, index));
     const target = growTo(p, current, room, Number(geometry.sizeBytes));
