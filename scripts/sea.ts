@@ -389,39 +389,24 @@ export async function bundle(outFile: string, info: BuildInfo): Promise<void> {
   assertAscii(readFileSync(outFile, 'utf8'), outFile);
 }
 
-/** the namespaces the training gets, where the host allows them: its own (empty) network, its own names */
+/** the namespaces the network controllers' training needs: its own (empty) network, its own names */
 export const TRAINING_UNSHARE = ['unshare', '--user', '--map-root-user', '--net', '--uts'] as const;
-
-/** canUnshare says whether this host lets an unprivileged process make the training's namespaces. */
-function canUnshare(): boolean {
-  try {
-    execFileSync(TRAINING_UNSHARE[0], [...TRAINING_UNSHARE.slice(1), 'true'], { stdio: 'ignore' });
-    return true;
-  } catch {
-    return false;
-  }
-}
 
 /**
  * trainCodeCache runs the training in a node of its own with a clean environment: V8 accepts a cache
  * only under the flags it was made with, so nothing of this build's own flags (tsx) may leak into it.
- * In namespaces of its own it also runs the network controllers (their first runs are the node's path to
- * its address, ≈ 20 % fewer instructions there with their bytecode cached); a host without user
- * namespaces gets a cache without them, and a slower start of the network.
+ * It touches only a loopback port. The run of the network controllers in namespaces of its own
+ * (TRAINING_UNSHARE with KEEL_TRAIN_NETWORK: their first runs are the node's path to its address, ≈ 20 %
+ * fewer instructions there with their bytecode cached) is off: which of their paths ran in its
+ * three-second window depended on timing, and about one build in three made another cache, so the image
+ * was no longer byte-reproducible. It comes back once it ends on a deterministic point.
  */
 function trainCodeCache(wrapped: string, cacheFile: string): void {
-  const network = canUnshare();
-  if (!network)
-    process.stderr.write('sea: no user namespaces here: the code cache is trained without the network\n');
-  const node = [process.execPath, CODE_CACHE_SEED_FLAG, SEA_TRAIN, wrapped, cacheFile];
-  const [cmd, ...args] = network ? [...TRAINING_UNSHARE, ...node] : node;
   try {
-    execFileSync(cmd!, args, {
+    execFileSync(process.execPath, [CODE_CACHE_SEED_FLAG, SEA_TRAIN, wrapped, cacheFile], {
       env: {
         PATH: process.env.PATH ?? '/usr/bin:/bin',
         KEEL_KOFFI_NODE: KOFFI_NODE,
-        // TRAIN_NETWORK_ENV of src/machined/code-cache-training.ts (not imported: it loads the API server)
-        ...(network ? { KEEL_TRAIN_NETWORK: '1' } : {}),
       },
       stdio: 'pipe',
       encoding: 'utf8',
