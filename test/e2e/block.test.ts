@@ -6,9 +6,9 @@ import { mkdtempSync, rmSync, truncateSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
-import { type Run, talosctl, talosctlPath } from '../integration/talosctl/talosctl.js';
+import { talosctl, talosctlPath } from '../integration/talosctl/talosctl.js';
 import { freePort } from '../machined/node/harness.js';
-import { artefact, boot, cleanup, retry } from './node.js';
+import { artefact, boot, cleanup, retry, rowOf, works } from './node.js';
 
 const BOOT_MS = 300_000;
 const DISK_BYTES = 2 * 1024 ** 3;
@@ -16,20 +16,6 @@ const DISK_BYTES = 2 * 1024 ** 3;
 const dir = mkdtempSync(join(tmpdir(), 'keel-e2e-block-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 afterEach(cleanup);
-
-function works(r: Run): string {
-  expect(r.timedOut, r.output).toBe(false);
-  expect(r.code, r.output).toBe(0);
-  expect(r.stderr, r.output).not.toMatch(/rpc error|unmarshal|panic/i);
-  return r.stdout;
-}
-
-/** rowOf finds the table row of `id` (the TYPE column just before it). */
-function rowOf(out: string, type: string, id: string): string {
-  const line = out.split('\n').find((l) => new RegExp(`\\s${type}\\s+${id}\\s`).test(l));
-  expect(line, out).toBeDefined();
-  return line!;
-}
 
 describe('block discovery on the Keel ISO in QEMU', () => {
   it(

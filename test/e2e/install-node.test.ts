@@ -10,11 +10,22 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { type Config, encode, encodeTalosconfig, newTalosconfig } from '../../src/config/index.js';
 import { kernelPartitionsOf, partitionByName, readGpt, syncKernel } from '../../src/sys/block/gpt/index.js';
 import { mount, umount } from '../../src/sys/mount.js';
-import { type Run, talosctl, talosctlPath } from '../integration/talosctl/talosctl.js';
+import { talosctl, talosctlPath } from '../integration/talosctl/talosctl.js';
 import { testCluster } from '../machined/node/cluster.js';
 import { freePort } from '../machined/node/harness.js';
 import { attachLoop } from '../sys/block/gpt/loop-device.js';
-import { anonymous, artefact, boot, cleanup, installing, retry, version, withMachine } from './node.js';
+import {
+  anonymous,
+  artefact,
+  boot,
+  cleanup,
+  installing,
+  retry,
+  rowOf,
+  version,
+  withMachine,
+  works,
+} from './node.js';
 
 const BOOT_MS = 300_000;
 const GiB = 1 << 30;
@@ -51,20 +62,6 @@ const b64 = (pem: string) => Buffer.from(pem).toString('base64');
 /** labelled adds the node label `keel-e2e: <value>`: a change that applies without a reboot. */
 const labelled = (cfg: Config, value: string): Config =>
   withMachine(cfg, { nodeLabels: { 'keel-e2e': value } });
-
-function works(r: Run): string {
-  expect(r.timedOut, r.output).toBe(false);
-  expect(r.code, r.output).toBe(0);
-  expect(r.stderr, r.output).not.toMatch(/rpc error|unmarshal|panic/i);
-  return r.stdout;
-}
-
-/** rowOf finds the table row of resource `id` of `type`. */
-function rowOf(out: string, type: string, id: string): string {
-  const line = out.split('\n').find((l) => new RegExp(`\\s${type}\\s+${id}\\s`).test(l));
-  expect(line, out).toBeDefined();
-  return line!;
-}
 
 /** admin runs talosctl with the admin's talosconfig: the forwarded port as endpoint, the guest as node. */
 const admin = (port: number, ...args: string[]) =>

@@ -4,9 +4,11 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { type ChannelCredentials, type Client, credentials } from '@grpc/grpc-js';
+import { expect } from 'vitest';
 import { startVm, type Vm, type VmOptions } from '../../scripts/lib/qemu.js';
 import type { Config } from '../../src/config/index.js';
 import { callUnary, type Reply, serviceClient } from '../api/fixtures.js';
+import type { Run } from '../integration/talosctl/talosctl.js';
 
 export const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 export const OUT = join(ROOT, '_out');
@@ -101,3 +103,18 @@ export function withMachine(cfg: Config, fields: Record<string, unknown>): Confi
  */
 export const installing = (cfg: Config, disk: string): Config =>
   withMachine(cfg, { install: { disk }, time: { bootTimeout: '5s' } });
+
+/** works checks a talosctl run succeeded without a wire error and gives its stdout. */
+export function works(r: Run): string {
+  expect(r.timedOut, r.output).toBe(false);
+  expect(r.code, r.output).toBe(0);
+  expect(r.stderr, r.output).not.toMatch(/rpc error|unmarshal|panic/i);
+  return r.stdout;
+}
+
+/** rowOf finds the table row of resource `id` of `type` (the TYPE column just before it). */
+export function rowOf(out: string, type: string, id: string): string {
+  const line = out.split('\n').find((l) => new RegExp(`\\s${type}\\s+${id}\\s`).test(l));
+  expect(line, out).toBeDefined();
+  return line!;
+}

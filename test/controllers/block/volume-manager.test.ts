@@ -18,6 +18,21 @@ const config = {
   documents: [{ kind: 'v1alpha1', spec: { version: 'v1alpha1', machine: { type: 'worker' } } }],
 } as unknown as MachineConfigSpec;
 
+/** allReady waits until every named volume is Ready without an error, and gives their statuses. */
+const allReady = (env: ReturnType<typeof start>, ids: string[], signal: AbortSignal) =>
+  assertResources(
+    env.state,
+    VolumeStatus,
+    ids,
+    (r) =>
+      expect([r.metadata.id, r.spec.phase, r.spec.errorMessage]).toEqual([
+        r.metadata.id,
+        VolumePhase.Ready,
+        '',
+      ]),
+    { signal, ...WAIT },
+  );
+
 function start() {
   const env = startRuntime([volumeConfigController(), volumeManagerController({ retryMs: 200 })]);
   onTestFinished(env.stop);
@@ -54,18 +69,7 @@ describe('block.VolumeManagerController on loop disks', () => {
     );
 
     await env.state.create(MachineConfig.new('config', 'v1alpha1', config));
-    const ready = await assertResources(
-      env.state,
-      VolumeStatus,
-      ['META', 'STATE', 'EPHEMERAL'],
-      (r) =>
-        expect([r.metadata.id, r.spec.phase, r.spec.errorMessage]).toEqual([
-          r.metadata.id,
-          VolumePhase.Ready,
-          '',
-        ]),
-      { signal, ...WAIT },
-    );
+    const ready = await allReady(env, ['META', 'STATE', 'EPHEMERAL'], signal);
     expect(ready.get('META')?.spec.location).toBe(`${loop.path}p1`);
     const state = ready.get('STATE')!.spec;
     const eph = ready.get('EPHEMERAL')!.spec;
@@ -101,18 +105,7 @@ describe('block.VolumeManagerController on loop disks', () => {
     const env = start();
     await discover(env.state, loop);
     await env.state.create(MachineConfig.new('config', 'v1alpha1', config));
-    await assertResources(
-      env.state,
-      VolumeStatus,
-      ['META', 'STATE', 'EPHEMERAL'],
-      (r) =>
-        expect([r.metadata.id, r.spec.phase, r.spec.errorMessage]).toEqual([
-          r.metadata.id,
-          VolumePhase.Ready,
-          '',
-        ]),
-      { signal, ...WAIT },
-    );
+    await allReady(env, ['META', 'STATE', 'EPHEMERAL'], signal);
     const after = (await readGpt(loop.fd)).table;
     expect(partitionByName(after, 'DATA')).toEqual(data);
     expect(after.diskGuid).toBe(before.diskGuid);
@@ -160,18 +153,7 @@ describe('block.VolumeManagerController on loop disks', () => {
     const env = start();
     await discover(env.state, loop);
     await env.state.create(MachineConfig.new('config', 'v1alpha1', config));
-    const ready = await assertResources(
-      env.state,
-      VolumeStatus,
-      ['META', 'STATE', 'EPHEMERAL'],
-      (r) =>
-        expect([r.metadata.id, r.spec.phase, r.spec.errorMessage]).toEqual([
-          r.metadata.id,
-          VolumePhase.Ready,
-          '',
-        ]),
-      { signal, ...WAIT },
-    );
+    const ready = await allReady(env, ['META', 'STATE', 'EPHEMERAL'], signal);
     const eph = ready.get('EPHEMERAL')!.spec;
     expect(eph.location).toBe(`${loop.path}p3`);
     expect(eph.size).toBeGreaterThan(2.8 * GiB);
@@ -239,18 +221,7 @@ describe('block.VolumeManagerController on loop disks', () => {
     const env = start();
     await discover(env.state, loop);
     await env.state.create(MachineConfig.new('config', 'v1alpha1', config));
-    const ready = await assertResources(
-      env.state,
-      VolumeStatus,
-      ['STATE', 'EPHEMERAL'],
-      (r) =>
-        expect([r.metadata.id, r.spec.phase, r.spec.errorMessage]).toEqual([
-          r.metadata.id,
-          VolumePhase.Ready,
-          '',
-        ]),
-      { signal, ...WAIT },
-    );
+    const ready = await allReady(env, ['STATE', 'EPHEMERAL'], signal);
     const eph = ready.get('EPHEMERAL')!.spec;
     expect(eph.uuid).not.toBe(before);
     expect(blkid(eph.location)).toMatchObject({ TYPE: 'xfs', LABEL: 'EPHEMERAL', UUID: eph.uuid });
