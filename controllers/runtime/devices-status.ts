@@ -1,7 +1,7 @@
 // runtime.DevicesStatusController: DevicesStatus, ready once udevd runs and is healthy (its health check
 // waits for the event queue to drain), as upstream decides that the node's devices have settled.
 import { DEVICES_ID, DevicesStatus } from '../../resources/runtime/index.js';
-import { Service, type ServiceSpec } from '../../resources/v1alpha1/index.js';
+import { Service, type ServiceStateSpec } from '../../resources/v1alpha1/index.js';
 import { defineController, input, output } from '../../src/cosi/controller/index.js';
 
 export const DEVICES_STATUS_CONTROLLER = 'runtime.DevicesStatusController';
@@ -26,5 +26,5 @@ export const DevicesStatusController = defineController({
 });
 
 /** devicesSettled: udevd runs and its last health check (the event queue drained) passed. */
-export const devicesSettled = (udevd: ServiceSpec | undefined): boolean =>
+export const devicesSettled = (udevd: ServiceStateSpec | undefined): boolean =>
   udevd?.running === true && udevd.healthy === true;

@@ -1,6 +1,6 @@
 // ServiceController mirrors service state events into Services.v1alpha1.talos.dev resources.
 
-import { Service, type ServiceSpec } from '../../resources/v1alpha1/service.js';
+import { Service, type ServiceStateSpec } from '../../resources/v1alpha1/service.js';
 import { defineController, output } from '../../src/cosi/controller/controller.js';
 import { isNotFound } from '../../src/cosi/state/errors.js';
 
@@ -56,7 +56,7 @@ const isServiceState = (p: ServiceStateEventLike['payload']): p is Extract<typeo
 export function specOf(p: {
   readonly action: string;
   readonly health: { readonly healthy: boolean; readonly unknown: boolean };
-}): ServiceSpec | undefined {
+}): ServiceStateSpec | undefined {
   return p.action === 'RUNNING'
     ? { running: true, healthy: p.health.healthy, unknown: p.health.unknown }
     : undefined;

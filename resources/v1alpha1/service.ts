@@ -4,8 +4,8 @@ import { defineResource, type ResourceOf } from '../../src/cosi/resource/typed.j
 /** The v1alpha1 resources live in the runtime namespace, as upstream's v1alpha1.NamespaceName. */
 export const V1ALPHA1_NAMESPACE = 'runtime';
 
-/** ServiceSpec mirrors the supervisor: running, and healthy/unknown from the last health check. */
-export interface ServiceSpec {
+/** ServiceStateSpec mirrors the supervisor: running, and healthy/unknown from the last health check. */
+export interface ServiceStateSpec {
   running: boolean;
   healthy: boolean;
   unknown: boolean;
@@ -13,7 +13,7 @@ export interface ServiceSpec {
 
 const bool = (v: unknown): boolean => v === true;
 
-export const Service = defineResource<ServiceSpec>({
+export const Service = defineResource<ServiceStateSpec>({
   type: 'Services.v1alpha1.talos.dev',
   defaultNamespace: V1ALPHA1_NAMESPACE,
   aliases: ['svc'],

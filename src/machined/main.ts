@@ -1,15 +1,10 @@
 // machined: PID 1 duties wired together — signals, reaper, emergency path, early mounts, COSI state and
-// runtime, and the MachineStatus resource. startMachined is the testable core; entry.ts only calls it.
+// runtime, and the boot id. startMachined is the testable core; entry.ts only calls it. The machine's stage
+// is not set here: runtime.MachineStatusController reads it from the events of the sequences.
 import { readFileSync } from 'node:fs';
 import { BOOT_ID_ID, BootID } from '../../resources/runtime/boot-id.js';
 import { registerRuntimeResources } from '../../resources/runtime/index.js';
-import {
-  MACHINE_STATUS_ID,
-  type MachineStage,
-  MachineStatus,
-  type MachineStatusStatus,
-  RUNTIME_NAMESPACE,
-} from '../../resources/runtime/machine-status.js';
+import { RUNTIME_NAMESPACE } from '../../resources/runtime/machine-status.js';
 import { lineLogger } from '../cosi/controller/logger.js';
 import { Runtime } from '../cosi/controller/runtime.js';
 import { registerDefault, registerNamespace } from '../cosi/resource/meta/index.js';
@@ -62,7 +57,6 @@ export interface Machined {
   readonly bootId: string;
   /** mount points machined made itself, taken down again at power-down */
   readonly mounted: readonly string[];
-  setStage(stage: MachineStage, status?: Partial<MachineStatusStatus>): Promise<void>;
   /** hooks of the orderly shutdown, run in the order added */
   addShutdownHook(hook: ShutdownHook): void;
   /** hooks of the emergency path (e.g. unmount volumes), run before the power-down */
@@ -148,17 +142,6 @@ export async function startMachined(opts: MachinedOptions): Promise<Machined> {
     },
     { owner: MACHINED_OWNER },
   );
-  const setStage = (stage: MachineStage, status: Partial<MachineStatusStatus> = {}) =>
-    state.modify(
-      MachineStatus.new(RUNTIME_NAMESPACE, MACHINE_STATUS_ID),
-      (r) => {
-        const s = (r as MachineStatus).spec;
-        s.stage = stage;
-        s.status = { ready: status.ready ?? false, unmetConditions: status.unmetConditions ?? [] };
-      },
-      { owner: MACHINED_OWNER },
-    );
-  await setStage('booting');
 
   const runtime = new Runtime(
     state,
@@ -173,9 +156,6 @@ export async function startMachined(opts: MachinedOptions): Promise<Machined> {
   let shuttingDown: Promise<void> | undefined;
   const shutdown = (action: PowerAction) =>
     (shuttingDown ??= (async () => {
-      await setStage(action === 'poweroff' || action === 'halt' ? 'shutting down' : 'rebooting').catch(
-        () => {},
-      );
       const hooks = [
         ...shutdownHooks,
         {
@@ -212,7 +192,6 @@ export async function startMachined(opts: MachinedOptions): Promise<Machined> {
     reaper: started,
     bootId,
     mounted,
-    setStage,
     addShutdownHook: (h) => {
       shutdownHooks.push(h);
     },

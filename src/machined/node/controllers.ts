@@ -1,6 +1,8 @@
 // The controllers a node runs, loaded on demand: their modules are evaluated only when the controllers
 // start (once the maintenance API listens, or before a stored config is activated). Evaluated with the
 // rest of machined, they cost about 0.1 s of every boot under TCG before the API could listen.
+
+import type { ServiceSpecHost } from '../../../controllers/v1alpha1/service-spec.js';
 import type { Controller } from '../../cosi/controller/index.js';
 import type { EventBus } from '../events/index.js';
 import type { NetworkWiring } from './network-controllers.js';
@@ -13,26 +15,39 @@ export interface ControllerOptions {
    * a container node must never probe its host's disks
    */
   readonly block?: boolean;
+  /** the supervisor, for the services ServiceSpecs ask for; without it no spec is carried out */
+  readonly services?: ServiceSpecHost;
 }
 
 /** loadControllers evaluates the controllers' modules (once) and makes the controllers a node registers. */
 export async function loadControllers(events: EventBus, opts: ControllerOptions = {}): Promise<Controller[]> {
   const withBlock = opts.block ?? opts.network !== undefined;
-  const [{ CONFIG_CONTROLLERS }, { secretsControllers }, { serviceController }, network, block] =
-    await Promise.all([
-      import('../../../controllers/config/index.js'),
-      import('../../../controllers/secrets/index.js'),
-      import('../../../controllers/v1alpha1/service.js'),
-      opts.network ? import('./network-controllers.js') : undefined,
-      withBlock ? import('./block-controllers.js') : undefined,
-    ]);
+  const [
+    { CONFIG_CONTROLLERS },
+    { secretsControllers },
+    { serviceController },
+    { serviceSpecController },
+    { machineStatusController },
+    network,
+    block,
+  ] = await Promise.all([
+    import('../../../controllers/config/index.js'),
+    import('../../../controllers/secrets/index.js'),
+    import('../../../controllers/v1alpha1/service.js'),
+    import('../../../controllers/v1alpha1/service-spec.js'),
+    import('../../../controllers/runtime/machine-status.js'),
+    opts.network ? import('./network-controllers.js') : undefined,
+    withBlock ? import('./block-controllers.js') : undefined,
+  ]);
   // the network first: a node is reachable only once it has its address, and registration takes a
-  // turn per controller
+  // turn per controller; then the machine's status, which clients read from the first moment
   return [
     ...(network && opts.network ? await network.networkControllers(opts.network) : []),
+    machineStatusController({ events, hostChecks: opts.network !== undefined }),
     ...(block ? await block.blockControllers() : []),
     ...CONFIG_CONTROLLERS,
     ...secretsControllers(),
     serviceController(events),
+    ...(opts.services ? [serviceSpecController(opts.services)] : []),
   ];
 }

@@ -3,21 +3,14 @@
 // handlers (maintenance, then mutual TLS through the apid service), and the Initialize/Boot sequences.
 // startNode loads this module only once a maintenance API it started has served its first client.
 import { randomUUID } from 'node:crypto';
-import {
-  NETWORK_STATUS_ID,
-  NetworkStatus,
-  NODE_ADDRESS_CURRENT_ID,
-  NodeAddress,
-} from '../../../resources/network/index.js';
-import { TIME_STATUS_ID, TimeStatus } from '../../../resources/time/index.js';
+import { RUNNING_MAINTENANCE_TASK } from '../../../controllers/runtime/machine-stage.js';
+import { NODE_ADDRESS_CURRENT_ID, NodeAddress } from '../../../resources/network/index.js';
 import type { HandlerMap } from '../../api/handlers.js';
 import { systemInfoHandlers } from '../../api/machine/index.js';
 import { type StatefulDeps, statefulHandlers } from '../../api/machine-stateful/index.js';
 import type { ApiServer } from '../../api/server.js';
 import { keelVersion } from '../../api/version.js';
 import { nextTurn } from '../../cosi/controller/index.js';
-import type { Pointer } from '../../cosi/resource/kind.js';
-import type { ResourceType, TypedResource } from '../../cosi/resource/typed.js';
 import type { State } from '../../cosi/state/state.js';
 import { BOOT_ID_PATH } from '../boot-id.js';
 import { SYSTEM_CGROUP_BASE, setUpSystemCgroups } from '../cgroups.js';
@@ -26,7 +19,7 @@ import { CONTROLLER_RUNTIME_LOG, KERNEL_LOG } from '../logging/index.js';
 import { startMachined } from '../main.js';
 import type { PowerAction } from '../power-action.js';
 import { defaultSequences, Sequencer } from '../sequencer/index.js';
-import { cgroup2Placer, Supervisor, spawnWithoutFork } from '../services/index.js';
+import { cgroup2Placer, processKind, SpecHost, Supervisor, spawnWithoutFork } from '../services/index.js';
 import { apidService } from './apid-service.js';
 import { clientIssuer } from './client-issuer.js';
 import { type Acquired, acquireConfig } from './config-acquire.js';
@@ -44,7 +37,6 @@ import { metaHost } from './meta-host.js';
 import { followMetaVolume } from './meta-volume.js';
 import { kernelCmdline, machineIdentity } from './network-controllers.js';
 import { registerNodeResources } from './node-resources.js';
-import { networkCondition, serviceConditions, timeCondition } from './readiness.js';
 import { wipeForReset } from './reset.js';
 import { resetHost } from './reset-host.js';
 import type { ResetPlan } from './reset-plan.js';
@@ -91,6 +83,14 @@ export async function runNode(start: NodeStart): Promise<Node> {
   const events = new EventBus();
   const xids = newXidSource();
   const supervisor = new Supervisor({ events, logs, log: mlog.line });
+  // the services controllers ask for through ServiceSpecs (etcd, containerd …), started and restarted one
+  // by one as their specs change; as PID 1 each in its own cgroup, started without forking machined
+  const services = new SpecHost({
+    supervisor,
+    kinds: { process: processKind },
+    env: container ? {} : { cgroups: cgroup2Placer(), spawn: spawnWithoutFork },
+    log: mlog.line,
+  });
   // as PID 1 udevd comes up with the Initialize sequence, before any config (a container has no udev);
   // it and udevadm start without forking machined, their exits delivered by machined's reaper
   const udevd = container ? undefined : udevdService({ cgroups: cgroup2Placer(), spawn: spawnWithoutFork });
@@ -144,7 +144,7 @@ export async function runNode(start: NodeStart): Promise<Node> {
         );
       // the volume manager holds it while it writes to disks: made before it runs, so no write goes unheld
       if (!container) await openVolumeLifecycle(state);
-      for (const c of await loadControllers(events, network ? { network } : {})) {
+      for (const c of await loadControllers(events, { services, ...(network ? { network } : {}) })) {
         await nextTurn();
         runtime.register(c);
       }
@@ -256,7 +256,9 @@ export async function runNode(start: NodeStart): Promise<Node> {
     };
     let cfg = host.active();
     if (!cfg) {
-      await machined.setStage('maintenance');
+      // as upstream, maintenance mode is a task the machine's stage is read from
+      const maintenance = { type: 'machine.TaskEvent', task: RUNNING_MAINTENANCE_TASK } as const;
+      events.publish({ ...maintenance, action: 'START' });
       // listening since machined's start (then waiting for these handlers), else from now
       if (maintenanceServer) maintenanceServer.serve(handlers);
       else maintenanceServer = await start.listenForConfig(state, handlers);
@@ -275,7 +277,7 @@ export async function runNode(start: NodeStart): Promise<Node> {
       await maintenanceServer?.close({ signal: AbortSignal.timeout(5_000) });
       maintenanceServer = undefined;
       out('[machined] maintenance mode: configuration received, leaving maintenance mode');
-      await machined.setStage('booting');
+      events.publish({ ...maintenance, action: 'STOP' });
     }
     await Promise.all([initialize(), startControllers()]);
     await host.activate(cfg);
@@ -283,39 +285,9 @@ export async function runNode(start: NodeStart): Promise<Node> {
     const { signal } = stopFeeds;
     if (!container && (await installIfAsked({ state, cfg, run: install, log: mlog.line, signal })))
       return void machined.shutdown('reboot');
+    // from now on the machine's stage and readiness are runtime.MachineStatusController's, from the boot
+    // sequence's events, the clock, the network and the services
     await sequencer.run('boot');
-    // from now on readiness follows the clock, the network and the services: each change re-judges it,
-    // one judgement at a time
-    const statusOf = async <S>(t: ResourceType<S>, id: string): Promise<S | undefined> =>
-      ((await state.get(t.pointer(id)).catch(() => undefined)) as TypedResource<S> | undefined)?.spec;
-    let judging: Promise<void> = Promise.resolve();
-    const judge = () => {
-      judging = judging.then(async () => {
-        if (supervisor.denied) return;
-        const unmetConditions = [
-          // a container's clock and network are its host's: only a node judges them
-          ...(container ? [] : timeCondition(await statusOf(TimeStatus, TIME_STATUS_ID))),
-          ...(container ? [] : networkCondition(await statusOf(NetworkStatus, NETWORK_STATUS_ID))),
-          ...serviceConditions(supervisor.list()),
-        ];
-        await machined.setStage('running', { ready: unmetConditions.length === 0, unmetConditions });
-      });
-      return judging;
-    };
-    await judge();
-    const rejudgeOn = async (ptr: Pointer) => {
-      for await (const _ of await state.watch(ptr, { signal: stopFeeds.signal })) await judge();
-    };
-    const readinessFailed = (e: unknown) => mlog.error(`readiness: ${(e as Error).message}`);
-    if (!container) {
-      void rejudgeOn(TimeStatus.pointer(TIME_STATUS_ID)).catch(readinessFailed);
-      void rejudgeOn(NetworkStatus.pointer(NETWORK_STATUS_ID)).catch(readinessFailed);
-    }
-    void (async () => {
-      for await (const ev of events.watch({ signal: stopFeeds.signal })) {
-        if (ev.payload.type === 'machine.ServiceStateEvent' && !supervisor.denied) await judge();
-      }
-    })().catch(readinessFailed);
     mlog.info(`node running: ${supervisor.list().length} service(s)`);
   };
   void boot().catch((e: unknown) => {

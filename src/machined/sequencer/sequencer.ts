@@ -129,9 +129,17 @@ export class Sequencer {
         await this.#phase(name, p, progress, ctx);
       }
       this.#log(`${name} sequence: done: ${formatDuration(performance.now() - t0)}`);
-    } finally {
-      this.#opts.events.publish({ type: 'machine.SequenceEvent', sequence: name, action: 'STOP' }, ctx);
+    } catch (e) {
+      // as upstream, the stop of a failed sequence carries its error: a boot that failed is not running
+      const code = ctx.signal.aborted ? 'CANCELED' : 'FATAL';
+      const error = { code, message: e instanceof Error ? e.message : String(e) } as const;
+      this.#opts.events.publish(
+        { type: 'machine.SequenceEvent', sequence: name, action: 'STOP', error },
+        ctx,
+      );
+      throw e;
     }
+    this.#opts.events.publish({ type: 'machine.SequenceEvent', sequence: name, action: 'STOP' }, ctx);
   }
 
   async #phase(name: SequenceName, p: Phase, progress: string, ctx: PhaseContext): Promise<void> {

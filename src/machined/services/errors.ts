@@ -8,7 +8,8 @@ export type ServiceErrorCode =
   | 'unsupported'
   | 'exited'
   | 'spawn-failed'
-  | 'cgroup';
+  | 'cgroup'
+  | 'busy';
 
 export class ServiceError extends Error {
   constructor(

@@ -17,5 +17,7 @@ export * from './service.js';
 export * from './service-events.js';
 export * from './service-runner.js';
 export * from './spawn-without-fork.js';
+export * from './spec-definition.js';
+export * from './spec-host.js';
 export * from './state.js';
 export * from './supervisor.js';

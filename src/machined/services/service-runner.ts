@@ -2,6 +2,7 @@
 import { setTimeout as delay } from 'node:timers/promises';
 import { formatDuration } from '../sequencer/duration.js';
 import { type Backoff, exponentialBackoff } from './backoff.js';
+import { ServiceError } from './errors.js';
 import { DEFAULT_HEALTH_SETTINGS, runHealth } from './health.js';
 import { restartWording, shouldRestart } from './restart.js';
 import { failure, type LogSink, type Runner, type RunOutcome } from './runner.js';
@@ -29,18 +30,29 @@ export interface ServiceRunnerDeps {
 }
 
 export class ServiceRunner {
-  readonly def: ServiceDefinition;
+  #def: ServiceDefinition;
   readonly #deps: ServiceRunnerDeps;
   readonly #events = new ServiceEvents();
-  readonly #backoff: Backoff;
+  #backoff: Backoff;
   #state: ServiceState = 'Initialized';
   #health: HealthStatus = UNKNOWN_HEALTH;
   #abort: AbortController | undefined;
   #loop: Promise<void> | undefined;
 
   constructor(def: ServiceDefinition, deps: ServiceRunnerDeps) {
-    this.def = def;
+    this.#def = def;
     this.#deps = deps;
+    this.#backoff = def.backoff ?? exponentialBackoff();
+  }
+
+  get def(): ServiceDefinition {
+    return this.#def;
+  }
+
+  /** redefine swaps the definition of a stopped service, keeping its event history; the id stays. */
+  redefine(def: ServiceDefinition): void {
+    if (this.#loop) throw new ServiceError('busy', `service ${JSON.stringify(def.id)} is still running`);
+    this.#def = def;
     this.#backoff = def.backoff ?? exponentialBackoff();
   }
 

@@ -40,6 +40,30 @@ export class Supervisor {
     for (const d of fresh) this.#services.set(d.id, this.#runner(d));
   }
 
+  /**
+   * replace gives a loaded service a new definition. The service alone is stopped (its dependents keep
+   * running, as they would through any restart of it) and, if it was active, started again with the new
+   * definition; its event history carries on. It fails during shutdown or on a cycle.
+   */
+  async replace(def: ServiceDefinition, opts: StopOptions = {}): Promise<void> {
+    this.#denyCheck(def.id);
+    const runner = this.#get(def.id);
+    const deps = this.#deps();
+    deps.set(def.id, def.dependsOn ?? []);
+    checkAcyclic(deps);
+    const wasActive = runner.active;
+    await this.#stopSet([def.id], opts, false);
+    runner.redefine(def);
+    // a shutdown may have begun while it stopped: then it stays stopped
+    if (wasActive && !this.#denied) runner.start();
+  }
+
+  /** unload stops a service (those depending on it first) and forgets it. */
+  async unload(id: string, opts: StopOptions = {}): Promise<void> {
+    await this.stop(id, opts);
+    this.#services.delete(id);
+  }
+
   /** start begins the given services; each waits for its dependencies itself, so order does not matter. */
   start(...ids: string[]): void {
     this.#denyCheck(ids.join(', '));
@@ -92,8 +116,8 @@ export class Supervisor {
     return [...this.#services.keys()].sort().map((id) => this.info(id));
   }
 
-  async #stopSet(ids: readonly string[], { signal }: StopOptions): Promise<void> {
-    const deps = this.#deps();
+  async #stopSet(ids: readonly string[], { signal }: StopOptions, withDependents = true): Promise<void> {
+    const deps = withDependents ? this.#deps() : new Map<string, readonly string[]>();
     const set = new Set(ids);
     const stopping = new Map<string, Promise<void>>();
     const stopOne = (id: string): Promise<void> => {

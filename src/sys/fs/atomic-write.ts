@@ -2,6 +2,7 @@
 import {
   closeSync,
   fchmodSync,
+  fchownSync,
   fsyncSync,
   mkdirSync,
   openSync,
@@ -16,6 +17,8 @@ export interface AtomicWriteOptions {
   readonly mode?: number;
   /** the mode of directories created on the way (default 0o700) */
   readonly dirMode?: number;
+  /** the file's owner, for a service that runs as another user (default: the caller's) */
+  readonly owner?: { readonly uid: number; readonly gid: number };
 }
 
 /**
@@ -35,6 +38,7 @@ export function writeFileAtomic(
     const fd = openSync(tmp, 'w', opts.mode ?? 0o600);
     try {
       fchmodSync(fd, opts.mode ?? 0o600);
+      if (opts.owner) fchownSync(fd, opts.owner.uid, opts.owner.gid);
       writeAll(fd, typeof data === 'string' ? Buffer.from(data) : data);
       // the data is on disk before the name points at it: a crash after the rename cannot show a hole
       fsyncSync(fd);

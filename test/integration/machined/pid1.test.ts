@@ -36,7 +36,7 @@ describe('machined as PID 1', () => {
     const ended = await run.ended;
     const order = [
       'SIGTERM: poweroff',
-      'hook first: stage shutting down',
+      'hook first: boot id kept',
       'hook second',
       'hook third',
       'shutdown hook stopControllerRuntime',
