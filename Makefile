@@ -4,7 +4,7 @@ SHELL := /bin/bash
 
 NODE_MODULES_STAMP := node_modules/.keel-installed
 
-.PHONY: help setup host talosctl test lint typecheck unit bench bench-boot format cosi-server container-node image run start-trace
+.PHONY: help setup host talosctl components test lint typecheck unit bench bench-boot format cosi-server container-node image run start-trace
 
 help:
 	@echo "make run     build what is missing and boot a node from the ISO in QEMU [CONFIG=file|gen] [PORT=50000]"
@@ -31,7 +31,7 @@ setup: $(NODE_MODULES_STAMP)
 # nothing already installed is upgraded.
 HOST_STAMP := _out/.host-packages
 $(HOST_STAMP): scripts/host-packages.sh
-	scripts/host-packages.sh kernel image qemu net block
+	scripts/host-packages.sh kernel image qemu net block components
 	@mkdir -p $(@D) && touch $@
 
 host: $(HOST_STAMP)
@@ -92,8 +92,9 @@ OSREL := $(OUT)/os-release
 UKI := $(OUT)/keel.efi
 ISO := $(OUT)/keel.iso
 DISK := $(OUT)/keel.raw
+COMPONENTS := $(OUT)/components.sqsh
 
-image: $(KERNEL) $(INITRAMFS) $(UKI) $(ISO) $(DISK) $(OUT)/floor.img
+image: $(KERNEL) $(INITRAMFS) $(UKI) $(ISO) $(DISK) $(OUT)/floor.img $(COMPONENTS)
 
 $(KERNEL): $(HOST_STAMP) $(wildcard kernel-config/*) scripts/kernel.sh scripts/kernel-config-check.mjs
 	@mkdir -p $(@D)
@@ -134,6 +135,13 @@ $(ISO): $(KERNEL) $(INITRAMFS) $(UKI) images/cmdline images/grub.cfg scripts/iso
 
 $(DISK): $(UKI) scripts/disk.sh
 	scripts/disk.sh $@ $(UKI)
+
+# the extension layer: etcd, containerd, runc and the CNI plugins, each built from its Go module with the
+# host's Go and cached outside the work tree by (manifest entry, Go version, build code); not in the
+# initramfs. A new Go or C library alone does not remake it (the cache keys would): remove it first.
+components: $(COMPONENTS)
+$(COMPONENTS): $(NODE_MODULES_STAMP) $(HOST_STAMP) images/components.yaml scripts/components.ts $(wildcard scripts/components/*.ts) scripts/rootfs/elf.ts
+	node --import tsx scripts/components.ts --layer $@
 
 # make run: boots the ISO with the API on 127.0.0.1:$(PORT). CONFIG=file applies that config once the
 # node is in maintenance mode; CONFIG=gen generates a single-node config (and a talosconfig) in _out/run.

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Installs the Debian packages a build or test step needs, only those missing, and upgrades nothing.
-# usage: scripts/host-packages.sh GROUP...   (groups: kernel image qemu net block trace)
+# usage: scripts/host-packages.sh GROUP...   (groups: kernel image qemu net block trace components)
 set -euo pipefail
 
 declare -A groups=(
@@ -10,11 +10,13 @@ declare -A groups=(
   [net]="dnsmasq-base iproute2"
   [block]="gdisk util-linux e2fsprogs xfsprogs dosfstools cryptsetup-bin squashfs-tools xorriso"
   [trace]="linux-perf"
+  # runc links statically (scripts/components): glibc's and libseccomp's static libraries
+  [components]="gcc libc6-dev libseccomp-dev pkg-config squashfs-tools"
 )
 
 wanted=()
 for group in "$@"; do
-  [[ -n ${groups[$group]:-} ]] || { echo "host-packages: unknown group '$group' (kernel, image, qemu, net, block, trace)" >&2; exit 2; }
+  [[ -n ${groups[$group]:-} ]] || { echo "host-packages: unknown group '$group' (kernel, image, qemu, net, block, trace, components)" >&2; exit 2; }
   wanted+=(${groups[$group]})
 done
 

@@ -364,6 +364,7 @@ await group('image sizes (targets: initramfs ≤ 40 MB, ISO ≤ 100 MB)', async 
   const size = (name: string) => statSync(join(OUT, name)).size / MB;
   figure('kernel (bzImage)', size('vmlinuz'), 'MB');
   figure('root squashfs', size('rootfs.sqsh'), 'MB');
+  figure('components layer (squashfs)', size('components.sqsh'), 'MB');
   figure('initramfs', size('initramfs.img'), 'MB', { op: '<=', value: 40 });
   figure('UKI', size('keel.efi'), 'MB');
   figure('ISO', size('keel.iso'), 'MB', { op: '<=', value: 100 });
