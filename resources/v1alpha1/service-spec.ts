@@ -38,6 +38,8 @@ export interface ServiceSpecSpec {
   apiControl: boolean;
   /** the cgroup under machined's system tree (`system/<id>` when empty) */
   cgroup: string;
+  /** settings of the kind (etcd: whether to bootstrap, where to join), plain strings */
+  options: Record<string, string>;
 }
 
 const healthOf = (v: unknown): ServiceHealthSpec => {
@@ -45,7 +47,7 @@ const healthOf = (v: unknown): ServiceHealthSpec => {
   return o.kind === 'tcp' ? { kind: 'tcp', address: str(o.address) } : { kind: 'none' };
 };
 
-const envOf = (v: unknown): Record<string, string> =>
+const stringsOf = (v: unknown): Record<string, string> =>
   Object.fromEntries(Object.entries(obj(v)).map(([k, x]) => [k, str(x)]));
 
 export const ServiceSpec = defineResource<ServiceSpecSpec>({
@@ -67,13 +69,14 @@ export const ServiceSpec = defineResource<ServiceSpecSpec>({
     health: { kind: 'none' },
     apiControl: false,
     cgroup: '',
+    options: {},
   }),
   fromYAML: (v) => {
     const o = obj(v);
     return {
       kind: str(o.kind) || 'process',
       args: strs(o.args),
-      env: envOf(o.env),
+      env: stringsOf(o.env),
       uid: num(o.uid),
       gid: num(o.gid),
       dependsOn: strs(o.dependsOn),
@@ -84,6 +87,7 @@ export const ServiceSpec = defineResource<ServiceSpecSpec>({
       health: healthOf(o.health),
       apiControl: bool(o.apiControl),
       cgroup: str(o.cgroup),
+      options: stringsOf(o.options),
     };
   },
 });

@@ -6,6 +6,7 @@ export type ApiErrorCode =
   | 'permission-denied'
   | 'invalid-argument'
   | 'not-found'
+  | 'already-exists'
   | 'failed-precondition'
   | 'resource-exhausted'
   | 'unimplemented'
@@ -17,6 +18,7 @@ const GRPC_CODES: Readonly<Record<ApiErrorCode, status>> = {
   'permission-denied': status.PERMISSION_DENIED,
   'invalid-argument': status.INVALID_ARGUMENT,
   'not-found': status.NOT_FOUND,
+  'already-exists': status.ALREADY_EXISTS,
   'failed-precondition': status.FAILED_PRECONDITION,
   'resource-exhausted': status.RESOURCE_EXHAUSTED,
   unimplemented: status.UNIMPLEMENTED,

@@ -1,4 +1,5 @@
-// Entry of container mode: `--state-dir DIR [--api-address HOST:PORT] [--config FILE]`.
+// Entry of container mode: `--state-dir DIR [--api-address HOST:PORT] [--config FILE] [--components DIR]
+// [--hostname NAME]`.
 import { parseArgs } from 'node:util';
 import { DEFAULT_CONTAINER_API_ADDRESS, runContainerNode } from './container.js';
 
@@ -7,12 +8,16 @@ const { values } = parseArgs({
     'state-dir': { type: 'string' },
     'api-address': { type: 'string', default: DEFAULT_CONTAINER_API_ADDRESS },
     config: { type: 'string' },
+    components: { type: 'string' },
+    hostname: { type: 'string' },
   },
   strict: true,
 });
 const stateDir = values['state-dir'];
 if (!stateDir) {
-  process.stderr.write('usage: container-entry --state-dir DIR [--api-address HOST:PORT] [--config FILE]\n');
+  process.stderr.write(
+    'usage: container-entry --state-dir DIR [--api-address HOST:PORT] [--config FILE] [--components DIR] [--hostname NAME]\n',
+  );
   process.exit(2);
 }
 
@@ -20,6 +25,8 @@ runContainerNode({
   stateDir,
   apiAddress: values['api-address'] ?? DEFAULT_CONTAINER_API_ADDRESS,
   ...(values.config ? { configPath: values.config } : {}),
+  ...(values.components ? { componentsRoot: values.components } : {}),
+  ...(values.hostname ? { hostname: values.hostname } : {}),
 }).then(
   (action) => {
     process.stdout.write(`[machined] ${action}: container node stopped\n`, () => process.exit(0));

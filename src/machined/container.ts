@@ -14,6 +14,10 @@ export interface ContainerOptions {
   /** path of a config file stored into an empty state directory */
   readonly configPath?: string;
   readonly console?: (line: string) => void;
+  /** the tree etcd and the other components are found under (`usr/bin/etcd`) */
+  readonly componentsRoot?: string;
+  /** the node's hostname, instead of the host's */
+  readonly hostname?: string;
 }
 
 /** runContainerNode runs node after node until one shuts down; it resolves with that action. */
@@ -25,6 +29,8 @@ export async function runContainerNode(opts: ContainerOptions): Promise<PowerAct
     apiAddress: opts.apiAddress ?? DEFAULT_CONTAINER_API_ADDRESS,
     ...(preloadConfig !== undefined ? { preloadConfig } : {}),
     ...(opts.console ? { console: opts.console } : {}),
+    ...(opts.componentsRoot ? { componentsRoot: opts.componentsRoot } : {}),
+    ...(opts.hostname ? { hostname: opts.hostname } : {}),
   };
   for (;;) {
     const node = await startNode(nodeOpts);

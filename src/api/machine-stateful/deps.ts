@@ -1,6 +1,7 @@
 // What the stateful machine RPCs act on. The API room never imports machined: these are the shapes the
 // node wiring hands in (the events bus, the services supervisor, the log rings, the config store).
 import type { Config } from '../../config/index.js';
+import type { EtcdClient } from '../../etcd/index.js';
 
 /** ApplyEffect is what an accepted config does to the node. */
 export type ApplyEffect = 'no-reboot' | 'reboot' | 'staged' | 'try';
@@ -103,10 +104,32 @@ export interface StatefulDeps {
   readonly logs?: LogSource;
   readonly power?: PowerHost;
   readonly clients?: ClientIssuer;
+  /** etcd; without it the Etcd* and Bootstrap RPCs stay unimplemented */
+  readonly etcd?: EtcdHost;
   /** Reset; absent on a container node, which has no disks */
   readonly reset?: ResetHost;
   /** the node's META; 'unsupported' on a container node, which has none */
   readonly meta?: MetaHostLike | 'unsupported';
   /** new actor ids for requests that start something; default random UUIDs */
   readonly newActorId?: () => string;
+}
+
+/**
+ * EtcdHost is etcd on this node as the Etcd* and Bootstrap RPCs need it. Each method refuses, with
+ * upstream's code and words, what this node cannot do (a worker runs no etcd).
+ */
+export interface EtcdHost {
+  /**
+   * ready refuses a worker (Unimplemented `<op> is only available on control plane nodes`) and a node whose
+   * etcd is not configured yet; the clients below need it first
+   */
+  ready(op: string): Promise<void>;
+  /** marks this node to start a new cluster: refused on a worker, before etcd can start, or with data */
+  bootstrap(req: { recoverEtcd: boolean; recoverSkipHashCheck: boolean }, signal: AbortSignal): Promise<void>;
+  /** a client to this node's member, or to the cluster through every control-plane endpoint known */
+  client(scope: 'local' | 'cluster'): EtcdClient;
+  /** this node's member ID (decimal), once its member runs */
+  localMemberId(signal: AbortSignal): Promise<string>;
+  /** stores an uploaded snapshot where `bootstrap --recover-from` restores it from */
+  storeRecoverySnapshot(chunks: AsyncIterable<Buffer>, signal: AbortSignal): Promise<void>;
 }

@@ -6,6 +6,7 @@ import { type HandlerMap, serverStreamHandler } from '../handlers.js';
 import { applyConfigurationHandler } from './apply-configuration.js';
 import { generateClientConfigurationHandler } from './client-config.js';
 import type { StatefulDeps } from './deps.js';
+import { etcdHandlers } from './etcd.js';
 import { eventsHandler } from './events.js';
 import { logsContainersHandler, logsHandler } from './logs.js';
 import { metaDeleteHandler, metaUnsupportedHandler, metaWriteHandler } from './meta.js';
@@ -40,6 +41,7 @@ export function statefulHandlers(deps: StatefulDeps): HandlerMap {
   return {
     [`${M}ApplyConfiguration`]: applyConfigurationHandler(deps),
     ...(deps.events ? { [`${M}Events`]: eventsHandler(deps.events) } : {}),
+    ...(deps.etcd ? etcdHandlers(deps.etcd) : {}),
     ...(deps.services
       ? {
           [`${M}ServiceList`]: serviceListHandler(deps.services),

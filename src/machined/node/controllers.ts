@@ -2,6 +2,7 @@
 // start (once the maintenance API listens, or before a stored config is activated). Evaluated with the
 // rest of machined, they cost about 0.1 s of every boot under TCG before the API could listen.
 
+import type { EtcdServicePaths } from '../../../controllers/etcd/service.js';
 import type { ServiceSpecHost } from '../../../controllers/v1alpha1/service-spec.js';
 import type { Controller } from '../../cosi/controller/index.js';
 import type { EventBus } from '../events/index.js';
@@ -17,6 +18,8 @@ export interface ControllerOptions {
   readonly block?: boolean;
   /** the supervisor, for the services ServiceSpecs ask for; without it no spec is carried out */
   readonly services?: ServiceSpecHost;
+  /** where etcd's binaries, data and certificates live; without them a control plane runs no etcd */
+  readonly etcd?: EtcdServicePaths;
 }
 
 /** loadControllers evaluates the controllers' modules (once) and makes the controllers a node registers. */
@@ -28,6 +31,7 @@ export async function loadControllers(events: EventBus, opts: ControllerOptions 
     { serviceController },
     { serviceSpecController },
     { machineStatusController },
+    etcd,
     network,
     block,
   ] = await Promise.all([
@@ -36,6 +40,7 @@ export async function loadControllers(events: EventBus, opts: ControllerOptions 
     import('../../../controllers/v1alpha1/service.js'),
     import('../../../controllers/v1alpha1/service-spec.js'),
     import('../../../controllers/runtime/machine-status.js'),
+    opts.etcd ? import('../../../controllers/etcd/index.js') : undefined,
     opts.network ? import('./network-controllers.js') : undefined,
     withBlock ? import('./block-controllers.js') : undefined,
   ]);
@@ -48,6 +53,7 @@ export async function loadControllers(events: EventBus, opts: ControllerOptions 
     ...CONFIG_CONTROLLERS,
     ...secretsControllers(),
     serviceController(events),
+    ...(etcd && opts.etcd ? etcd.etcdControllers(opts.etcd) : []),
     ...(opts.services ? [serviceSpecController(opts.services)] : []),
   ];
 }

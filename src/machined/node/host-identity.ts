@@ -9,6 +9,7 @@ import {
   NETWORK_NAMESPACE,
   NODE_ADDRESS_ACCUMULATIVE_ID,
   NODE_ADDRESS_FILTER_NO_K8S,
+  NODE_ADDRESS_ROUTED_ID,
   NodeAddress,
 } from '../../../resources/network/index.js';
 import type { State } from '../../cosi/state/state.js';
@@ -36,25 +37,34 @@ export function splitHostname(name: string): { hostname: string; domainname: str
   return { hostname: host || 'keel', domainname: domain.join('.') };
 }
 
-/** publishHostIdentity writes HostnameStatus and the address set the certificates are named after. */
-export async function publishHostIdentity(state: State): Promise<void> {
+/**
+ * publishHostIdentity writes HostnameStatus (the host's name unless one is given) and the address sets
+ * the certificates and etcd are named after: every address, and the routed ones (loopback left out).
+ */
+export async function publishHostIdentity(state: State, name?: string): Promise<void> {
   await state.modify(
     HostnameStatus.new(NETWORK_NAMESPACE, HOSTNAME_ID),
     (r) => {
-      r.spec = splitHostname(hostname());
+      r.spec = splitHostname(name ?? hostname());
     },
     { owner: HOST_IDENTITY_OWNER },
   );
   const addresses = hostAddresses();
-  for (const id of [
-    NODE_ADDRESS_ACCUMULATIVE_ID,
-    filteredNodeAddressID(NODE_ADDRESS_ACCUMULATIVE_ID, NODE_ADDRESS_FILTER_NO_K8S),
-  ])
+  const routed = addresses.filter((a) => !isLoopback(a));
+  const sets: [string, string[]][] = [
+    [NODE_ADDRESS_ACCUMULATIVE_ID, addresses],
+    [filteredNodeAddressID(NODE_ADDRESS_ACCUMULATIVE_ID, NODE_ADDRESS_FILTER_NO_K8S), addresses],
+    [NODE_ADDRESS_ROUTED_ID, routed],
+    [filteredNodeAddressID(NODE_ADDRESS_ROUTED_ID, NODE_ADDRESS_FILTER_NO_K8S), routed],
+  ];
+  for (const [id, list] of sets)
     await state.modify(
       NodeAddress.new(NETWORK_NAMESPACE, id),
       (r) => {
-        r.spec = { addresses };
+        r.spec = { addresses: list };
       },
       { owner: HOST_IDENTITY_OWNER },
     );
 }
+
+const isLoopback = (prefix: string): boolean => prefix.startsWith('127.') || prefix.startsWith('::1/');

@@ -3,6 +3,7 @@
 import { registerBlockResources } from '../../../resources/block/index.js';
 import { CLUSTER_NAMESPACE, registerClusterResources } from '../../../resources/cluster/index.js';
 import { CONFIG_NAMESPACE, registerConfigResources } from '../../../resources/config/index.js';
+import { ETCD_NAMESPACE, registerEtcdResources } from '../../../resources/etcd/index.js';
 import { FILES_NAMESPACE, registerFilesResources } from '../../../resources/files/index.js';
 import {
   NETWORK_CONFIG_NAMESPACE,
@@ -23,7 +24,9 @@ export async function registerNodeResources(state: State): Promise<void> {
   await registerNamespace(state, NETWORK_CONFIG_NAMESPACE, 'Networking configuration resources.');
   await registerNamespace(state, FILES_NAMESPACE, 'Files and file-related resources.');
   await registerNamespace(state, CLUSTER_NAMESPACE, 'Cluster configuration and discovery resources.');
+  await registerNamespace(state, ETCD_NAMESPACE, 'etcd resources.');
   await registerConfigResources(state);
+  await registerEtcdResources(state);
   await registerSecretsResources(state);
   await registerNetworkResources(state);
   await registerTimeResources(state);

@@ -3,6 +3,8 @@
 // handlers (maintenance, then mutual TLS through the apid service), and the Initialize/Boot sequences.
 // startNode loads this module only once a maintenance API it started has served its first client.
 import { randomUUID } from 'node:crypto';
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
 import { RUNNING_MAINTENANCE_TASK } from '../../../controllers/runtime/machine-stage.js';
 import { NODE_ADDRESS_CURRENT_ID, NodeAddress } from '../../../resources/network/index.js';
 import type { HandlerMap } from '../../api/handlers.js';
@@ -29,6 +31,8 @@ import { persistConfig } from './config-store.js';
 import { loadControllers } from './controllers.js';
 import { maskEmbeddedConfig } from './embedded-config.js';
 import { ephemeralVolumes } from './ephemeral-volume.js';
+import { nodeEtcdHost } from './etcd/host.js';
+import { etcdKind } from './etcd/kind.js';
 import { publishHostIdentity } from './host-identity.js';
 import { installIfAsked, nodeInstaller } from './install-node.js';
 import { pumpKernelLog } from './kernel-log.js';
@@ -87,12 +91,21 @@ export async function runNode(start: NodeStart): Promise<Node> {
   // by one as their specs change; as PID 1 each in its own cgroup, started without forking machined
   const services = new SpecHost({
     supervisor,
-    kinds: { process: processKind },
+    kinds: { process: processKind, etcd: etcdKind({ log: mlog.line }) },
     env: container ? {} : { cgroups: cgroup2Placer(), spawn: spawnWithoutFork },
     log: mlog.line,
   });
   // as PID 1 udevd comes up with the Initialize sequence, before any config (a container has no udev);
   // it and udevadm start without forking machined, their exits delivered by machined's reaper
+  // a container node keeps what a node has under /var and /system in its state directory
+  const root = container ? opts.stateDir : '/';
+  const components = opts.componentsRoot ?? '/';
+  const etcdPaths = {
+    etcd: join(components, 'usr/bin/etcd'),
+    etcdutl: join(components, 'usr/bin/etcdutl'),
+    dataDir: join(root, 'var/lib/etcd'),
+    secretsDir: join(root, 'system/secrets/etcd'),
+  };
   const udevd = container ? undefined : udevdService({ cgroups: cgroup2Placer(), spawn: spawnWithoutFork });
   if (udevd) supervisor.load(udevd);
   // machined first, as upstream's Initialize sequence starts it (startMachined), then udevd
@@ -144,12 +157,19 @@ export async function runNode(start: NodeStart): Promise<Node> {
         );
       // the volume manager holds it while it writes to disks: made before it runs, so no write goes unheld
       if (!container) await openVolumeLifecycle(state);
-      for (const c of await loadControllers(events, { services, ...(network ? { network } : {}) })) {
+      // etcd comes with the components layer: without its binary a control plane runs no etcd, and says so
+      const etcd = existsSync(etcdPaths.etcd) ? etcdPaths : undefined;
+      if (!etcd) mlog.info(`etcd: no binary at ${etcdPaths.etcd}: a control plane here runs no etcd`);
+      for (const c of await loadControllers(events, {
+        services,
+        ...(etcd ? { etcd } : {}),
+        ...(network ? { network } : {}),
+      })) {
         await nextTurn();
         runtime.register(c);
       }
       void pumpKernelLog(logs.serviceLog(KERNEL_LOG), stopFeeds.signal, mlog.line);
-      if (container) await publishHostIdentity(state);
+      if (container) await publishHostIdentity(state, opts.hostname);
       // the node's durable state follows its volumes: META once found, STATE once mounted
       if (meta) {
         const failed = (what: string) => (e: unknown) => mlog.error(`${what}: ${(e as Error).message}`);
@@ -189,6 +209,7 @@ export async function runNode(start: NodeStart): Promise<Node> {
     logs,
     power: powerHost,
     meta: meta ?? 'unsupported',
+    etcd: nodeEtcdHost({ state, checkTime: !container }),
     ...(container
       ? {}
       : { reset: resetHost({ state, sequencer, shutdown: (a) => machined.shutdown(a), log: mlog.line }) }),

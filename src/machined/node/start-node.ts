@@ -40,6 +40,13 @@ export interface NodeOptions {
    * controllers' NodeAddress; PID 1 only: a container keeps its host's network)
    */
   readonly onAddresses?: (prefixes: readonly string[]) => void;
+  /**
+   * the root the components layer is laid out under (`usr/bin/etcd` …); default `/`, where the layer is
+   * mounted on a node. Container mode may point at another tree.
+   */
+  readonly componentsRoot?: string;
+  /** container mode: the node's hostname instead of the host's (each node of a test cluster needs its own) */
+  readonly hostname?: string;
 }
 
 export type ApiListening = 'maintenance' | 'mutual TLS';

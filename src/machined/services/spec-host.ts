@@ -1,13 +1,14 @@
-// SpecHost carries ServiceSpecs out on the supervisor: a new spec loads and starts its service, a changed
-// one restarts that service alone with its new definition, a gone one stops and unloads it. It remembers
-// the digest of the spec each service runs, so a controller that runs again changes nothing.
+// SpecHost carries ServiceSpecs out on the supervisor: a new spec loads and starts its service (once the
+// Boot sequence has started the others), a changed one restarts that service alone with its new
+// definition, a gone one stops and unloads it. It remembers the digest of the spec each service runs, so
+// a controller that runs again changes nothing.
 import { createHash } from 'node:crypto';
 import type { ServiceSpecSpec } from '../../../resources/v1alpha1/index.js';
 import { ServiceError } from './errors.js';
 import { definitionOf, type ServiceKind, type SpecEnvironment } from './spec-definition.js';
 import type { Supervisor } from './supervisor.js';
 
-export type SpecOutcome = 'started' | 'restarted' | 'unchanged' | 'denied';
+export type SpecOutcome = 'loaded' | 'started' | 'restarted' | 'unchanged' | 'denied';
 
 export interface SpecHostOptions {
   readonly supervisor: Supervisor;
@@ -45,8 +46,13 @@ export class SpecHost {
     const def = definitionOf(id, spec, kinds, env);
     if (applied === undefined) {
       supervisor.load(def);
-      supervisor.start(id);
       this.#applied.set(id, digest);
+      // before the Boot sequence starts everything (and so before /var is mounted) a service only loads
+      if (!supervisor.startedAll) {
+        log?.(`service ${id}: loaded from its spec, to start with the others`);
+        return 'loaded';
+      }
+      supervisor.start(id);
       log?.(`service ${id}: started from its spec`);
       return 'started';
     }

@@ -24,6 +24,7 @@ export class Supervisor {
   readonly #opts: SupervisorOptions;
   readonly #services = new Map<string, ServiceRunner>();
   #denied = false;
+  #startedAll = false;
   #waiters: (() => void)[] = [];
 
   constructor(opts: SupervisorOptions) {
@@ -74,6 +75,15 @@ export class Supervisor {
   /** startAll starts every loaded service that is not already active. */
   startAll(): void {
     this.start(...this.#services.keys());
+    this.#startedAll = true;
+  }
+
+  /**
+   * startedAll: the Boot sequence has started every service. A service loaded before then (from a spec
+   * that was ready early) waits for it, as upstream's services wait for /var and the boot.
+   */
+  get startedAll(): boolean {
+    return this.#startedAll;
   }
 
   /** waitFor resolves once every listed service is up or finished for good (upstream StartAllServices). */

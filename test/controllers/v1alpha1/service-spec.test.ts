@@ -32,6 +32,8 @@ async function start() {
   const state = wrapCore(newInmemState());
   const events = new EventBus();
   const supervisor = new Supervisor({ events, logs: new LoggingManager() });
+  // as after the Boot sequence's startAllServices
+  supervisor.startAll();
   const host = new SpecHost({ supervisor, kinds: { process: processKind } });
   const stop = new AbortController();
   const runtime = new Runtime(state, { logger: silentLogger });
@@ -135,5 +137,21 @@ describe('v1alpha1.ServiceSpecController on the supervisor', () => {
     await expect(host.ensure('apid', sleeper())).rejects.toThrow(
       `service "apid" is machined's own: a spec cannot redefine it`,
     );
+  });
+});
+
+describe('SpecHost before the Boot sequence', () => {
+  it('only loads a service until the supervisor has started everything, which then starts it', async () => {
+    const supervisor = new Supervisor({ events: new EventBus(), logs: new LoggingManager() });
+    teardown.push(() => supervisor.stopAll());
+    const host = new SpecHost({ supervisor, kinds: { process: processKind } });
+    expect(await host.ensure('early', sleeper())).toBe('loaded');
+    expect(supervisor.info('early').state).toBe('Initialized');
+    supervisor.startAll();
+    const deadline = Date.now() + 10_000;
+    while (supervisor.info('early').state !== 'Running' && Date.now() < deadline)
+      await new Promise((r) => setTimeout(r, 10));
+    expect(supervisor.info('early').state).toBe('Running');
+    expect(await host.ensure('late', sleeper())).toBe('started');
   });
 });

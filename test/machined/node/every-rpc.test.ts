@@ -70,6 +70,7 @@ function handledPaths(): Set<string> {
     power: present,
     clients: present,
     meta: present,
+    etcd: present,
   };
   return new Set([
     '/machine.MachineService/Version',
@@ -284,6 +285,37 @@ const CASES: Record<string, (c: Clients) => Promise<void>> = {
   // a real reboot is container.test.ts's; POWERCYCLE reaches the handler and is refused without rebooting
   '/machine.MachineService/Reboot': ({ machine }) =>
     unimplementedWithMessage(callUnary(machine, 'Reboot', { mode: 'POWERCYCLE' }), /POWERCYCLE/),
+  // a control plane without the etcd binary (this container node has no components layer) runs no etcd:
+  // every etcd call says so with upstream's codes
+  ...Object.fromEntries(
+    (
+      [
+        ['Bootstrap', false, false, status.FAILED_PRECONDITION, /bootstrap is not available yet/],
+        ['EtcdRecover', true, false, status.FAILED_PRECONDITION, /not ready for recovery/],
+        ['EtcdSnapshot', false, true, status.UNAVAILABLE, /etcd is not configured on this node yet/],
+        ...[
+          'EtcdMemberList',
+          'EtcdRemoveMemberByID',
+          'EtcdLeaveCluster',
+          'EtcdForfeitLeadership',
+          'EtcdAlarmList',
+          'EtcdAlarmDisarm',
+          'EtcdDefragment',
+          'EtcdStatus',
+        ].map(
+          (m) => [m, false, false, status.UNAVAILABLE, /etcd is not configured on this node yet/] as const,
+        ),
+      ] as [string, boolean, boolean, status, RegExp][]
+    ).map(([name, requestStream, responseStream, code, re]) => [
+      `/machine.MachineService/${name}`,
+      async ({ machine }: Clients) => {
+        const path = `/machine.MachineService/${name}`;
+        const o = await rawCall(machine, { path, requestStream, responseStream }, Buffer.alloc(0));
+        expect(o, path).toMatchObject({ ok: false, code });
+        expect((o as { details: string }).details, path).toMatch(re);
+      },
+    ]),
+  ),
 };
 const SHUTDOWN = '/machine.MachineService/Shutdown';
 
