@@ -1,6 +1,6 @@
 // etcd.ServiceController: the ServiceSpec `etcd` — the etcd process, its fixed arguments as upstream's
 // (TLS everywhere, the node's name and addresses), the extraArgs the config may add, and the PKI files
-// it reads — from EtcdSpec, the etcd certificates, and the bootstrap request. A change to any of them
+// it reads — from EtcdSpec, the etcd certificates, the bootstrap request and the components layer. A change to any of them
 // changes the spec, and so restarts etcd alone. How the member starts (new cluster, join as a learner,
 // or a plain restart) is decided by the etcd kind when it starts, from the data directory and these
 // options, as upstream decides in its service's pre-start.
@@ -13,6 +13,7 @@ import {
   EtcdSpec,
   type EtcdSpecSpec,
 } from '../../resources/etcd/index.js';
+import { COMPONENTS_LAYER_ID, ComponentsLayer } from '../../resources/runtime/index.js';
 import { ETCD_ID, ETCD_ROOT_ID, Etcd, type EtcdCertsSpec, EtcdRoot } from '../../resources/secrets/index.js';
 import { ServiceSpec, type ServiceSpecSpec } from '../../resources/v1alpha1/index.js';
 import { accessors } from '../../src/config/index.js';
@@ -28,13 +29,16 @@ export const ETCD_PEER_PORT = 2380;
 export const ETCD_UID = 60;
 
 export interface EtcdServicePaths {
-  /** the etcd and etcdutl binaries */
-  readonly etcd: string;
-  readonly etcdutl: string;
   /** /var/lib/etcd on a node */
   readonly dataDir: string;
   /** /system/secrets/etcd on a node */
   readonly secretsDir: string;
+}
+
+/** where etcd's files are: its binaries (from the components layer) and its directories */
+export interface EtcdFiles extends EtcdServicePaths {
+  readonly etcd: string;
+  readonly etcdutl: string;
 }
 
 /** Arguments Keel sets itself: a config's extraArgs cannot override them (validation refuses them too). */
@@ -64,6 +68,7 @@ export function etcdServiceController(paths: EtcdServicePaths) {
       input(EtcdRoot, { id: ETCD_ROOT_ID }),
       input(EtcdBootstrap, { id: ETCD_BOOTSTRAP_ID }),
       input(MachineConfig, { id: MACHINE_CONFIG_ID }),
+      input(ComponentsLayer, { id: COMPONENTS_LAYER_ID }),
     ],
     outputs: [output(ServiceSpec, 'exclusive')],
     async run(rt, { signal }) {
@@ -75,15 +80,24 @@ export function etcdServiceController(paths: EtcdServicePaths) {
         const cfg = await rt.getOrNull(MachineConfig, MACHINE_CONFIG_ID, { signal });
         const endpoint = cfg ? accessors(configOf(cfg.spec)).controlPlaneEndpoint() : undefined;
         const ca = root?.spec.etcdCA?.crt;
+        // etcd's binaries come with the components layer: without it this control plane runs no etcd
+        const layer = await rt.getOrNull(ComponentsLayer, COMPONENTS_LAYER_ID, { signal });
+        const files = layer
+          ? {
+              ...paths,
+              etcd: `${layer.spec.root}/usr/bin/etcd`,
+              etcdutl: `${layer.spec.root}/usr/bin/etcdutl`,
+            }
+          : undefined;
         const next =
-          spec && certs && ca && complete(certs.spec)
+          spec && certs && ca && files && complete(certs.spec)
             ? etcdServiceSpec({
                 spec: spec.spec,
                 certs: certs.spec,
                 ca,
                 bootstrap: bootstrap?.spec,
                 endpoint,
-                paths,
+                paths: files,
               })
             : undefined;
         if (next) await rt.modify(ServiceSpec, ETCD_SERVICE_ID, () => next, { signal });
@@ -110,7 +124,7 @@ export interface EtcdServiceInputs {
   readonly bootstrap: EtcdBootstrapSpec | undefined;
   /** cluster.controlPlane.endpoint: where a joining member looks for the cluster */
   readonly endpoint: string | undefined;
-  readonly paths: EtcdServicePaths;
+  readonly paths: EtcdFiles;
 }
 
 /** etcdServiceSpec is the whole service, as data: pure, so one test pins every argument. */

@@ -4,8 +4,8 @@ import type { Controller } from '../../cosi/controller/index.js';
 
 /**
  * blockControllers makes the discovery controllers (devices, disks, discovered volumes and their
- * status, system disk), the devices-settled status they wait on, the volume and mount controllers, and
- * the node identity kept on STATE.
+ * status, system disk), the devices-settled status they wait on, the volume and mount controllers, the
+ * node identity kept on STATE, and the components layer mounted from the boot medium.
  */
 export async function blockControllers(): Promise<Controller[]> {
   const [block, runtime, cluster] = await Promise.all([
@@ -14,5 +14,10 @@ export async function blockControllers(): Promise<Controller[]> {
     import('../../../controllers/cluster/index.js'),
   ]);
   // the node's identity is kept on STATE, so it comes with the volumes
-  return [runtime.DevicesStatusController, ...block.blockControllers(), cluster.nodeIdentityController()];
+  return [
+    runtime.DevicesStatusController,
+    ...block.blockControllers(),
+    cluster.nodeIdentityController(),
+    runtime.componentsLayerController(),
+  ];
 }

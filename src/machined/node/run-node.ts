@@ -3,7 +3,6 @@
 // handlers (maintenance, then mutual TLS through the apid service), and the Initialize/Boot sequences.
 // startNode loads this module only once a maintenance API it started has served its first client.
 import { randomUUID } from 'node:crypto';
-import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { RUNNING_MAINTENANCE_TASK } from '../../../controllers/runtime/machine-stage.js';
 import { NODE_ADDRESS_CURRENT_ID, NodeAddress } from '../../../resources/network/index.js';
@@ -24,6 +23,7 @@ import { defaultSequences, Sequencer } from '../sequencer/index.js';
 import { cgroup2Placer, processKind, SpecHost, Supervisor, spawnWithoutFork } from '../services/index.js';
 import { apidService } from './apid-service.js';
 import { clientIssuer } from './client-issuer.js';
+import { publishComponentsDir } from './components-dir.js';
 import { type Acquired, acquireConfig } from './config-acquire.js';
 import { nodeConfigHost } from './config-host.js';
 import type { ConfigSourceInputs } from './config-sources.js';
@@ -99,13 +99,7 @@ export async function runNode(start: NodeStart): Promise<Node> {
   // it and udevadm start without forking machined, their exits delivered by machined's reaper
   // a container node keeps what a node has under /var and /system in its state directory
   const root = container ? opts.stateDir : '/';
-  const components = opts.componentsRoot ?? '/';
-  const etcdPaths = {
-    etcd: join(components, 'usr/bin/etcd'),
-    etcdutl: join(components, 'usr/bin/etcdutl'),
-    dataDir: join(root, 'var/lib/etcd'),
-    secretsDir: join(root, 'system/secrets/etcd'),
-  };
+  const etcdPaths = { dataDir: join(root, 'var/lib/etcd'), secretsDir: join(root, 'system/secrets/etcd') };
   const udevd = container ? undefined : udevdService({ cgroups: cgroup2Placer(), spawn: spawnWithoutFork });
   if (udevd) supervisor.load(udevd);
   // machined first, as upstream's Initialize sequence starts it (startMachined), then udevd
@@ -157,12 +151,9 @@ export async function runNode(start: NodeStart): Promise<Node> {
         );
       // the volume manager holds it while it writes to disks: made before it runs, so no write goes unheld
       if (!container) await openVolumeLifecycle(state);
-      // etcd comes with the components layer: without its binary a control plane runs no etcd, and says so
-      const etcd = existsSync(etcdPaths.etcd) ? etcdPaths : undefined;
-      if (!etcd) mlog.info(`etcd: no binary at ${etcdPaths.etcd}: a control plane here runs no etcd`);
       for (const c of await loadControllers(events, {
         services,
-        ...(etcd ? { etcd } : {}),
+        etcd: etcdPaths,
         ...(network ? { network } : {}),
       })) {
         await nextTurn();
@@ -170,6 +161,8 @@ export async function runNode(start: NodeStart): Promise<Node> {
       }
       void pumpKernelLog(logs.serviceLog(KERNEL_LOG), stopFeeds.signal, mlog.line);
       if (container) await publishHostIdentity(state, opts.hostname);
+      // a container node's components are a directory it was given (a node mounts its boot medium's layer)
+      if (container && opts.componentsRoot) await publishComponentsDir(state, opts.componentsRoot, mlog.line);
       // the node's durable state follows its volumes: META once found, STATE once mounted
       if (meta) {
         const failed = (what: string) => (e: unknown) => mlog.error(`${what}: ${(e as Error).message}`);
