@@ -5,8 +5,8 @@ import { isControlPlane, MACHINE_TYPE_ID, MachineType } from '../../resources/co
 import { ETCD_CONFIG_ID, EtcdConfig, type EtcdConfigSpec } from '../../resources/etcd/index.js';
 import { accessors } from '../../src/config/index.js';
 import { defineController, input, output } from '../../src/cosi/controller/index.js';
-import { isNotFound } from '../../src/cosi/state/errors.js';
 import { configOf } from '../config/config-of.js';
+import { destroyIfPresent } from '../internal/destroy-if-present.js';
 
 export const ETCD_CONFIG_CONTROLLER = 'etcd.ConfigController';
 
@@ -19,9 +19,7 @@ export const EtcdConfigController = defineController({
       const cfg = await rt.getOrNull(MachineConfig, MACHINE_CONFIG_ID, { signal });
       const type = await rt.getOrNull(MachineType, MACHINE_TYPE_ID, { signal });
       if (!cfg || !type || !isControlPlane(type.spec.type)) {
-        await rt.destroy(EtcdConfig.pointer(ETCD_CONFIG_ID), { signal }).catch((e: unknown) => {
-          if (!isNotFound(e)) throw e;
-        });
+        await destroyIfPresent(rt, EtcdConfig.pointer(ETCD_CONFIG_ID), { signal });
       } else {
         const next = etcdConfigOf(accessors(configOf(cfg.spec)).cluster().etcd ?? {});
         await rt.modify(EtcdConfig, ETCD_CONFIG_ID, () => next, { signal });

@@ -3,9 +3,9 @@
 import { ETCD_LOCAL_MEMBER_ID, EtcdMember, memberIDHex } from '../../resources/etcd/index.js';
 import { Service, ServiceSpec } from '../../resources/v1alpha1/index.js';
 import { defineController, input, output } from '../../src/cosi/controller/index.js';
-import { isNotFound } from '../../src/cosi/state/errors.js';
 import { EtcdClient } from '../../src/etcd/index.js';
-import { ETCD_SERVICE_ID } from './service.js';
+import { destroyIfPresent } from '../internal/destroy-if-present.js';
+import { ETCD_SERVICE_ID, etcdClientTLS } from './service.js';
 
 export const ETCD_MEMBER_CONTROLLER = 'etcd.MemberController';
 
@@ -18,17 +18,13 @@ export const EtcdMemberController = defineController({
       const svc = await rt.getOrNull(Service, ETCD_SERVICE_ID, { signal });
       const spec = await rt.getOrNull(ServiceSpec, ETCD_SERVICE_ID, { signal });
       if (!svc?.spec.running || !svc.spec.healthy || !spec) {
-        await rt.destroy(EtcdMember.pointer(ETCD_LOCAL_MEMBER_ID), { signal }).catch((e: unknown) => {
-          if (!isNotFound(e)) throw e;
-        });
+        await destroyIfPresent(rt, EtcdMember.pointer(ETCD_LOCAL_MEMBER_ID), { signal });
         rt.resetBackoff();
         continue;
       }
-      const o = spec.spec.options;
-      const content = (p: string | undefined) => spec.spec.files.find((f) => f.path === p)?.content ?? '';
       const client = new EtcdClient({
-        endpoints: [o.localEndpoint ?? ''],
-        tls: { ca: content(o.caFile), cert: content(o.certFile), key: content(o.keyFile) },
+        endpoints: [spec.spec.options.localEndpoint ?? ''],
+        tls: etcdClientTLS(spec.spec),
         timeoutMs: 10_000,
       });
       try {

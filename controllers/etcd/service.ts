@@ -18,8 +18,8 @@ import { ETCD_ID, ETCD_ROOT_ID, Etcd, type EtcdCertsSpec, EtcdRoot } from '../..
 import { ServiceSpec, type ServiceSpecSpec } from '../../resources/v1alpha1/index.js';
 import { accessors } from '../../src/config/index.js';
 import { defineController, input, output } from '../../src/cosi/controller/index.js';
-import { isNotFound } from '../../src/cosi/state/errors.js';
 import { configOf } from '../config/config-of.js';
+import { destroyIfPresent } from '../internal/destroy-if-present.js';
 
 export const ETCD_SERVICE_CONTROLLER = 'etcd.ServiceController';
 export const ETCD_SERVICE_ID = 'etcd';
@@ -70,7 +70,7 @@ export function etcdServiceController(paths: EtcdServicePaths) {
       input(MachineConfig, { id: MACHINE_CONFIG_ID }),
       input(ComponentsLayer, { id: COMPONENTS_LAYER_ID }),
     ],
-    outputs: [output(ServiceSpec, 'exclusive')],
+    outputs: [output(ServiceSpec, 'shared')],
     async run(rt, { signal }) {
       for await (const _ of rt.events(signal)) {
         const spec = await rt.getOrNull(EtcdSpec, ETCD_SPEC_ID, { signal });
@@ -101,10 +101,7 @@ export function etcdServiceController(paths: EtcdServicePaths) {
               })
             : undefined;
         if (next) await rt.modify(ServiceSpec, ETCD_SERVICE_ID, () => next, { signal });
-        else
-          await rt.destroy(ServiceSpec.pointer(ETCD_SERVICE_ID), { signal }).catch((e: unknown) => {
-            if (!isNotFound(e)) throw e;
-          });
+        else await destroyIfPresent(rt, ServiceSpec.pointer(ETCD_SERVICE_ID), { signal });
         rt.resetBackoff();
       }
     },
@@ -211,4 +208,14 @@ export function endpointHost(endpoint: string | undefined): string | undefined {
   } catch {
     return undefined;
   }
+}
+
+/** etcdClientTLS is machined's etcd client identity, read from the files the etcd spec writes. */
+export function etcdClientTLS(spec: ServiceSpecSpec): { ca: string; cert: string; key: string } {
+  const content = (path: string | undefined) => spec.files.find((f) => f.path === path)?.content ?? '';
+  return {
+    ca: content(spec.options.caFile),
+    cert: content(spec.options.certFile),
+    key: content(spec.options.keyFile),
+  };
 }

@@ -20,7 +20,7 @@ import {
   prefixAddress,
 } from '../../resources/network/index.js';
 import { defineController, input, output } from '../../src/cosi/controller/index.js';
-import { isNotFound } from '../../src/cosi/state/errors.js';
+import { destroyIfPresent } from '../internal/destroy-if-present.js';
 import { contains, parsePrefix } from '../network/internal/ip.js';
 
 export const ETCD_SPEC_CONTROLLER = 'etcd.SpecController';
@@ -45,10 +45,7 @@ export const EtcdSpecController = defineController({
           ? etcdSpecOf(cfg.spec, hostname.spec.hostname, addresses.spec.addresses.map(prefixAddress))
           : undefined;
       if (spec) await rt.modify(EtcdSpec, ETCD_SPEC_ID, () => spec, { signal });
-      else
-        await rt.destroy(EtcdSpec.pointer(ETCD_SPEC_ID), { signal }).catch((e: unknown) => {
-          if (!isNotFound(e)) throw e;
-        });
+      else await destroyIfPresent(rt, EtcdSpec.pointer(ETCD_SPEC_ID), { signal });
       rt.resetBackoff();
     }
   },

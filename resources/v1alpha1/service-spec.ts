@@ -15,8 +15,11 @@ export interface ServiceFile {
   content: string;
 }
 
-/** How machined tells the service is healthy: not at all (up while running), or a TCP connect. */
-export type ServiceHealthSpec = { kind: 'none' } | { kind: 'tcp'; address: string };
+/** How machined tells the service is healthy: not at all (up while running), or a TCP or unix connect. */
+export type ServiceHealthSpec =
+  | { kind: 'none' }
+  | { kind: 'tcp'; address: string }
+  | { kind: 'unix'; path: string };
 
 export interface ServiceSpecSpec {
   /**
@@ -44,7 +47,9 @@ export interface ServiceSpecSpec {
 
 const healthOf = (v: unknown): ServiceHealthSpec => {
   const o = obj(v);
-  return o.kind === 'tcp' ? { kind: 'tcp', address: str(o.address) } : { kind: 'none' };
+  if (o.kind === 'tcp') return { kind: 'tcp', address: str(o.address) };
+  if (o.kind === 'unix') return { kind: 'unix', path: str(o.path) };
+  return { kind: 'none' };
 };
 
 const stringsOf = (v: unknown): Record<string, string> =>

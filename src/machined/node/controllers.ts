@@ -2,6 +2,7 @@
 // start (once the maintenance API listens, or before a stored config is activated). Evaluated with the
 // rest of machined, they cost about 0.1 s of every boot under TCG before the API could listen.
 
+import type { ContainerdPaths } from '../../../controllers/cri/containerd.js';
 import type { EtcdServicePaths } from '../../../controllers/etcd/service.js';
 import type { ServiceSpecHost } from '../../../controllers/v1alpha1/service-spec.js';
 import type { Controller } from '../../cosi/controller/index.js';
@@ -20,6 +21,8 @@ export interface ControllerOptions {
   readonly services?: ServiceSpecHost;
   /** where etcd's binaries, data and certificates live; without them a control plane runs no etcd */
   readonly etcd?: EtcdServicePaths;
+  /** where containerd keeps its state and socket */
+  readonly containerd?: ContainerdPaths;
 }
 
 /** loadControllers evaluates the controllers' modules (once) and makes the controllers a node registers. */
@@ -32,6 +35,7 @@ export async function loadControllers(events: EventBus, opts: ControllerOptions 
     { serviceSpecController },
     { machineStatusController },
     etcd,
+    cri,
     network,
     block,
   ] = await Promise.all([
@@ -41,6 +45,7 @@ export async function loadControllers(events: EventBus, opts: ControllerOptions 
     import('../../../controllers/v1alpha1/service-spec.js'),
     import('../../../controllers/runtime/machine-status.js'),
     opts.etcd ? import('../../../controllers/etcd/index.js') : undefined,
+    opts.containerd ? import('../../../controllers/cri/containerd.js') : undefined,
     opts.network ? import('./network-controllers.js') : undefined,
     withBlock ? import('./block-controllers.js') : undefined,
   ]);
@@ -54,6 +59,7 @@ export async function loadControllers(events: EventBus, opts: ControllerOptions 
     ...secretsControllers(),
     serviceController(events),
     ...(etcd && opts.etcd ? etcd.etcdControllers(opts.etcd) : []),
+    ...(cri && opts.containerd ? [cri.containerdServiceController(opts.containerd)] : []),
     ...(opts.services ? [serviceSpecController(opts.services)] : []),
   ];
 }

@@ -100,6 +100,12 @@ export async function runNode(start: NodeStart): Promise<Node> {
   // a container node keeps what a node has under /var and /system in its state directory
   const root = container ? opts.stateDir : '/';
   const etcdPaths = { dataDir: join(root, 'var/lib/etcd'), secretsDir: join(root, 'system/secrets/etcd') };
+  const containerdPaths = {
+    root: join(root, 'var/lib/containerd'),
+    state: join(root, 'run/containerd'),
+    config: join(root, 'run/containerd'),
+    cniConf: join(root, 'etc/cni/net.d'),
+  };
   const udevd = container ? undefined : udevdService({ cgroups: cgroup2Placer(), spawn: spawnWithoutFork });
   if (udevd) supervisor.load(udevd);
   // machined first, as upstream's Initialize sequence starts it (startMachined), then udevd
@@ -154,6 +160,7 @@ export async function runNode(start: NodeStart): Promise<Node> {
       for (const c of await loadControllers(events, {
         services,
         etcd: etcdPaths,
+        containerd: containerdPaths,
         ...(network ? { network } : {}),
       })) {
         await nextTurn();

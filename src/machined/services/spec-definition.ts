@@ -66,7 +66,22 @@ export function writeServiceFiles(spec: ServiceSpecSpec): void {
 }
 
 function healthOf(h: ServiceHealthSpec): Pick<ServiceDefinition, 'health'> {
-  return h.kind === 'tcp' ? { health: { check: tcpCheck(h.address) } } : {};
+  if (h.kind === 'tcp') return { health: { check: tcpCheck(h.address) } };
+  if (h.kind === 'unix') return { health: { check: unixCheck(h.path) } };
+  return {};
+}
+
+/** unixCheck passes once a connection to the unix socket opens (the daemon accepts on it). */
+export function unixCheck(path: string): HealthCheck {
+  return (signal) =>
+    new Promise<void>((resolve, reject) => {
+      const socket = connect({ path, signal });
+      socket.once('connect', () => {
+        socket.destroy();
+        resolve();
+      });
+      socket.once('error', reject);
+    });
 }
 
 /** tcpCheck passes once a TCP connection to host:port opens. */

@@ -162,9 +162,15 @@ beforeAll(async () => {
   etcdctl = join(etcdDir, 'etcdctl');
   components = join(work, 'components');
   mkdirSync(join(components, 'usr/bin'), { recursive: true });
-  // copied, not linked: etcd runs as its own user (60), which cannot reach into root's cache
+  // copied, not linked: etcd runs as its own user (60), which cannot reach into root's cache; containerd
+  // and runc too, as the layer has them beside etcd
   chmodSync(work, 0o755);
   for (const b of ['etcd', 'etcdutl']) copyFileSync(join(etcdDir, b), join(components, 'usr/bin', b));
+  for (const [c, bins] of [
+    ['containerd', ['containerd', 'containerd-shim-runc-v2', 'ctr']],
+    ['runc', ['runc']],
+  ] as const)
+    for (const b of bins) copyFileSync(join(componentDir(c), b), join(components, 'usr/bin', b));
   ip('link', 'add', 'kbr0', 'type', 'bridge');
   ip('link', 'set', 'kbr0', 'up');
   ip('address', 'add', `${SUBNET}.254/24`, 'dev', 'kbr0');
@@ -213,6 +219,15 @@ beforeAll(async () => {
 
 afterAll(async () => {
   killTalosctls();
+  // what each node printed, for a failure to be read after the fact
+  if (process.env.KEEL_TEST_LOGS)
+    for (const n of nodes.values()) {
+      const etcdLog = await tc(n.name, n.name === 'n4' ? fresh : cp, 'logs', 'etcd');
+      writeFileSync(
+        join(process.env.KEEL_TEST_LOGS, `${n.name}.log`),
+        `${n.lines.join('\n')}\n${etcdLog.output}`,
+      );
+    }
   // nodes first, gracefully (they stop their etcd); anything left is killed
   await Promise.all(
     [...nodes.values()].map(
@@ -310,6 +325,21 @@ describe('etcd across three control-plane nodes', () => {
     });
   }, 240_000);
 
+  it('runs containerd from the layer, with its own config and state under the node', async () => {
+    await eventually('containerd healthy on n1', 60_000, async () => {
+      expect(works(await tc('n1', cp, 'service', 'containerd'))).toMatch(/HEALTH\s+OK/);
+    });
+    const n1 = nodes.get('n1')!;
+    const socket = join(n1.stateDir, 'run/containerd/containerd.sock');
+    const ctr = join(components, 'usr/bin/ctr');
+    expect(execFileSync(ctr, ['--address', socket, 'version'], { encoding: 'utf8' })).toMatch(
+      /Server:\n\s+Version:\s+v2\.4\./,
+    );
+    expect(readFileSync(join(n1.stateDir, 'run/containerd/config.toml'), 'utf8')).toContain(
+      `root = "${join(n1.stateDir, 'var/lib/containerd')}"`,
+    );
+  }, 120_000);
+
   it('reads through one member a key written through another', () => {
     ctl('n1', 'put', 'keel/test', 'written-through-n1');
     expect(ctl('n3', 'get', '--print-value-only', 'keel/test').trim()).toBe('written-through-n1');
@@ -326,7 +356,7 @@ describe('etcd across three control-plane nodes', () => {
     // (without the "3s ago" each line ends with, which moves on by itself)
     const events = async (id: string) =>
       (works(await tc('n1', cp, 'service', id)).split(/^EVENTS/m)[1] ?? '').replace(/\s*\([^)]*ago\)/g, '');
-    const before = await events('apid');
+    const before = { apid: await events('apid'), containerd: await events('containerd') };
     const etcdBefore = etcdPids('n1');
     works(
       await tc(
@@ -346,8 +376,9 @@ describe('etcd across three control-plane nodes', () => {
       expect(pids).not.toEqual(etcdBefore);
       expect(readFileSync(`/proc/${pids[0]}/cmdline`, 'utf8')).toContain('--heartbeat-interval=150');
     });
-    // apid saw no new event: only etcd was restarted
-    expect(await events('apid')).toBe(before);
+    // the other services saw no new event: only etcd was restarted
+    expect(await events('apid')).toBe(before.apid);
+    expect(await events('containerd')).toBe(before.containerd);
     expect(await events('etcd')).toMatch(/Stopping service/);
   }, 120_000);
 

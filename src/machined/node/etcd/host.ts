@@ -14,7 +14,7 @@ import {
 } from 'node:fs';
 import { dirname } from 'node:path';
 import { setTimeout as delay } from 'node:timers/promises';
-import { ETCD_SERVICE_ID } from '../../../../controllers/etcd/service.js';
+import { ETCD_SERVICE_ID, etcdClientTLS } from '../../../../controllers/etcd/service.js';
 import { isControlPlane, MACHINE_TYPE_ID, MachineType } from '../../../../resources/config/machine-type.js';
 import { ETCD_BOOTSTRAP_ID, EtcdBootstrap } from '../../../../resources/etcd/index.js';
 import { TIME_STATUS_ID, TimeStatus } from '../../../../resources/time/index.js';
@@ -23,7 +23,7 @@ import { ApiError } from '../../../api/errors.js';
 import type { EtcdHost } from '../../../api/machine-stateful/index.js';
 import type { TypedResource } from '../../../cosi/resource/typed.js';
 import type { State } from '../../../cosi/state/state.js';
-import { EtcdClient, type EtcdTLS } from '../../../etcd/index.js';
+import { EtcdClient } from '../../../etcd/index.js';
 import { snapshotPathOf } from './kind.js';
 
 export interface NodeEtcdOptions {
@@ -47,14 +47,6 @@ export function nodeEtcdHost(o: NodeEtcdOptions): EtcdHost {
     (await get<ServiceSpecSpec>(state, ServiceSpec.pointer(ETCD_SERVICE_ID)))?.spec;
   // the etcd service's spec as the last ready() read it: the clients are made from it
   let current: ServiceSpecSpec | undefined;
-  const tls = (s: ServiceSpecSpec): EtcdTLS => {
-    const content = (p: string | undefined) => s.files.find((f) => f.path === p)?.content ?? '';
-    return {
-      ca: content(s.options.caFile),
-      cert: content(s.options.certFile),
-      key: content(s.options.keyFile),
-    };
-  };
   const ready = async (op: string): Promise<ServiceSpecSpec> => {
     if (!(await controlPlane()))
       throw new ApiError('unimplemented', `${op} is only available on control plane nodes`);
@@ -102,12 +94,16 @@ export function nodeEtcdHost(o: NodeEtcdOptions): EtcdHost {
         scope === 'local' || !join
           ? [local]
           : [local, `https://${join.includes(':') ? `[${join}]` : join}:2379`];
-      return new EtcdClient({ endpoints, tls: tls(s), timeoutMs: 15_000 });
+      return new EtcdClient({ endpoints, tls: etcdClientTLS(s), timeoutMs: 15_000 });
     },
 
     async localMemberId(signal) {
       const s = await ready('etcd member id');
-      const c = new EtcdClient({ endpoints: [s.options.localEndpoint ?? ''], tls: tls(s), timeoutMs: 5_000 });
+      const c = new EtcdClient({
+        endpoints: [s.options.localEndpoint ?? ''],
+        tls: etcdClientTLS(s),
+        timeoutMs: 5_000,
+      });
       const abort = () => c.close();
       signal.addEventListener('abort', abort, { once: true });
       try {

@@ -3,8 +3,18 @@
 // optional snapshot restore, join as a learner, or wait), the promotion of a learner once it runs, and a
 // health check that asks the member itself.
 import { spawn as nodeSpawn } from 'node:child_process';
-import { chownSync, lchownSync, mkdirSync, readdirSync, renameSync, rmSync } from 'node:fs';
+import {
+  chmodSync,
+  chownSync,
+  lchownSync,
+  mkdirSync,
+  readdirSync,
+  renameSync,
+  rmSync,
+  statSync,
+} from 'node:fs';
 import { dirname } from 'node:path';
+import { etcdClientTLS } from '../../../../controllers/etcd/service.js';
 import type { ServiceSpecSpec } from '../../../../resources/v1alpha1/index.js';
 import { EtcdClient, type EtcdTLS } from '../../../etcd/index.js';
 import { walk } from '../../../sys/fs/index.js';
@@ -32,7 +42,7 @@ export const snapshotPathOf = (dataDir: string): string => `${dataDir}.snapshot`
 export function etcdKind(kindOpts: EtcdKindOptions): ServiceKind {
   return (id, spec, env) => {
     const o = spec.options;
-    const tls = tlsOf(spec);
+    const tls = etcdClientTLS(spec);
     const peerURLs = (o.peerURLs ?? '').split(',').filter(Boolean);
     // decided by each start's pre stage, read by the runner made right after it
     let args: string[] = [];
@@ -45,8 +55,10 @@ export function etcdKind(kindOpts: EtcdKindOptions): ServiceKind {
       pre: async ({ signal }) => {
         writeServiceFiles(spec);
         const dataDir = o.dataDir!;
-        // its parents stay traversable for etcd's user; the directory itself is etcd's alone
+        // etcd's user must be able to pass through its parents (/var/lib, /var), whoever made them first
+        // (containerd makes its own under /var/lib 0700); the directory itself is etcd's alone
         mkdirSync(dirname(dataDir), { recursive: true, mode: 0o755 });
+        for (const dir of [dirname(dataDir), dirname(dirname(dataDir))]) traversable(dir);
         mkdirSync(dataDir, { recursive: true, mode: 0o700 });
         chownSync(dataDir, spec.uid, spec.gid);
         const mode: StartMode = startMode(readdirSync(dataDir).length === 0, o);
@@ -99,14 +111,10 @@ export function etcdKind(kindOpts: EtcdKindOptions): ServiceKind {
   };
 }
 
-/** tlsOf reads machined's etcd client identity from the files the spec writes. */
-function tlsOf(spec: ServiceSpecSpec): EtcdTLS {
-  const content = (path: string | undefined) => spec.files.find((f) => f.path === path)?.content ?? '';
-  return {
-    ca: content(spec.options.caFile),
-    cert: content(spec.options.certFile),
-    key: content(spec.options.keyFile),
-  };
+/** traversable lets everyone pass through `dir` (the x bits), changing nothing else of it. */
+function traversable(dir: string): void {
+  const mode = statSync(dir).mode & 0o7777;
+  if ((mode & 0o011) !== 0o011) chmodSync(dir, mode | 0o011);
 }
 
 /** promotingRunner runs the process and, beside it, the learner's promotion until either ends. */
