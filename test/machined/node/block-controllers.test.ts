@@ -1,5 +1,5 @@
 // The block controllers are PID 1's alone: a node given the network wiring (PID 1) runs them, a
-// container node (no wiring) never does, so it cannot probe its host's disks.
+// container node (no wiring) never does, so it cannot probe its host's disks or mount its host's media.
 import { describe, expect, it } from 'vitest';
 import { EventBus } from '../../../src/machined/events/index.js';
 import { blockControllers } from '../../../src/machined/node/block-controllers.js';
@@ -17,10 +17,12 @@ const BLOCK = [
   'block.VolumeManagerController',
   'block.MountController',
   'cluster.NodeIdentityController',
+  // Keel's own: the components layer, mounted from the boot medium discovery finds
+  'runtime.ComponentsLayerController',
 ];
 
 describe('block controllers of a node', () => {
-  it('are upstream’s discovery, volume and mount controllers, by upstream’s names', async () => {
+  it('are upstream’s discovery, volume and mount controllers, by upstream’s names, and the layer’s', async () => {
     expect((await blockControllers()).map((c) => c.name)).toEqual(BLOCK);
   });
 
