@@ -149,6 +149,30 @@ const membersOf = (out: string) =>
     .slice(1)
     .map((l) => l.trim().split(/\s+/));
 
+/** adminFiles mints an etcd admin client certificate from a config's etcd CA and writes the PEM files. */
+async function adminFiles(config: string, tag: string): Promise<{ ca: string; cert: string; key: string }> {
+  const doc = YAML.parse(readFileSync(config, 'utf8').split('\n---\n')[0]!) as {
+    cluster: { etcd: { ca: { crt: string; key: string } } };
+  };
+  const b64 = (s: string) => Buffer.from(s, 'base64').toString();
+  const ca = { crt: b64(doc.cluster.etcd.ca.crt), key: b64(doc.cluster.etcd.ca.key) };
+  const certs = await etcdCerts(
+    { etcdCA: ca },
+    { hostname: 'test', dnsNames: [], ipAddresses: [] },
+    undefined,
+    new Date(),
+  );
+  const file = (n: string, c: string) => {
+    writeFileSync(join(work, `${tag}-${n}`), c, { mode: 0o600 });
+    return join(work, `${tag}-${n}`);
+  };
+  return {
+    ca: file('ca.crt', ca.crt),
+    cert: file('admin.crt', certs.etcdAdmin!.crt),
+    key: file('admin.key', certs.etcdAdmin!.key),
+  };
+}
+
 let cp: string; // the cluster's talosconfig
 let fresh: string; // the recovering node's talosconfig
 
@@ -192,26 +216,7 @@ beforeAll(async () => {
   const config = join(work, 'cp', 'controlplane.yaml');
 
   // an etcd admin certificate of the cluster's CA, for etcdctl
-  const doc = YAML.parse(readFileSync(config, 'utf8').split('\n---\n')[0]!) as {
-    cluster: { etcd: { ca: { crt: string; key: string } } };
-  };
-  const b64 = (s: string) => Buffer.from(s, 'base64').toString();
-  const ca = { crt: b64(doc.cluster.etcd.ca.crt), key: b64(doc.cluster.etcd.ca.key) };
-  const certs = await etcdCerts(
-    { etcdCA: ca },
-    { hostname: 'test', dnsNames: [], ipAddresses: [] },
-    undefined,
-    new Date(),
-  );
-  const file = (n: string, c: string) => {
-    writeFileSync(join(work, n), c, { mode: 0o600 });
-    return join(work, n);
-  };
-  admin = {
-    ca: file('ca.crt', ca.crt),
-    cert: file('admin.crt', certs.etcdAdmin!.crt),
-    key: file('admin.key', certs.etcdAdmin!.key),
-  };
+  admin = await adminFiles(config, 'cp');
 
   for (const [i, name] of ['n1', 'n2', 'n3'].entries()) startNode(name, i + 1, config);
   for (const n of nodes.values()) await waitForLine(n, /api: serving with mutual TLS/);
@@ -434,29 +439,14 @@ describe('etcd across three control-plane nodes', () => {
       });
       expect(n4.lines.some((l) => /restored the data directory/.test(l))).toBe(true);
       // the fresh node has its own etcd CA: its admin certificate is minted from its config
-      const doc = YAML.parse(
-        readFileSync(join(work, 'fresh', 'controlplane.yaml'), 'utf8').split('\n---\n')[0]!,
-      ) as {
-        cluster: { etcd: { ca: { crt: string; key: string } } };
-      };
-      const b64 = (s: string) => Buffer.from(s, 'base64').toString();
-      const ca = { crt: b64(doc.cluster.etcd.ca.crt), key: b64(doc.cluster.etcd.ca.key) };
-      const certs = await etcdCerts(
-        { etcdCA: ca },
-        { hostname: 'test', dnsNames: [], ipAddresses: [] },
-        undefined,
-        new Date(),
-      );
-      writeFileSync(join(work, 'ca4.crt'), ca.crt);
-      writeFileSync(join(work, 'admin4.crt'), certs.etcdAdmin!.crt);
-      writeFileSync(join(work, 'admin4.key'), certs.etcdAdmin!.key, { mode: 0o600 });
+      const admin4 = await adminFiles(join(work, 'fresh', 'controlplane.yaml'), 'fresh');
       const value = execFileSync(
         etcdctl,
         [
           `--endpoints=https://${n4.ip}:2379`,
-          `--cacert=${join(work, 'ca4.crt')}`,
-          `--cert=${join(work, 'admin4.crt')}`,
-          `--key=${join(work, 'admin4.key')}`,
+          `--cacert=${admin4.ca}`,
+          `--cert=${admin4.cert}`,
+          `--key=${admin4.key}`,
           'get',
           '--print-value-only',
           'keel/test',
