@@ -1,6 +1,7 @@
 // Builds the components of images/components.yaml (etcd, containerd, runc, the CNI plugins) from their Go
-// modules, cached outside the work tree, and the node's extension layer of them.
+// modules and its images (OCI archives), cached outside the work tree, and the node's extension layer of them.
 // usage: node --import tsx scripts/components.ts [NAME...]     build (or find cached) and print each directory
+//                                                             (an image's holds <name>.tar)
 //        node --import tsx scripts/components.ts --layer OUT   build all and write the layer (squashfs) to OUT
 //        [--manifest images/components.yaml]
 import { readFile } from 'node:fs/promises';
@@ -8,6 +9,8 @@ import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { type Built, buildComponent } from './components/build.js';
 import { ComponentsError } from './components/errors.js';
+import { type BuiltImage, buildImage } from './components/image.js';
+import { parseImages } from './components/image-manifest.js';
 import { buildLayer } from './components/layer.js';
 import { parseComponents } from './components/manifest.js';
 
@@ -22,16 +25,17 @@ async function main(): Promise<void> {
     allowPositionals: true,
     strict: true,
   });
-  const all = parseComponents(await readFile(values.manifest, 'utf8'), values.manifest);
+  const text = await readFile(values.manifest, 'utf8');
+  const all = parseComponents(text, values.manifest);
+  const images = parseImages(text, values.manifest);
+  const names = [...all.map((c) => c.name), ...images.map((i) => i.name)];
   if (values.layer && positionals.length)
     throw new ComponentsError('usage', 'usage: components.ts --layer OUT (the layer holds every component)');
-  const unknown = positionals.filter((n) => !all.some((c) => c.name === n));
+  const unknown = positionals.filter((n) => !names.includes(n));
   if (unknown.length)
-    throw new ComponentsError(
-      'usage',
-      `unknown component ${unknown.join(', ')} (${all.map((c) => c.name).join(', ')})`,
-    );
+    throw new ComponentsError('usage', `unknown component ${unknown.join(', ')} (${names.join(', ')})`);
   const wanted = positionals.length ? all.filter((c) => positionals.includes(c.name)) : all;
+  const wantedImages = positionals.length ? images.filter((i) => positionals.includes(i.name)) : images;
 
   const builds: Built[] = [];
   for (const c of wanted) {
@@ -39,8 +43,14 @@ async function main(): Promise<void> {
     builds.push(b);
     if (!values.layer) console.log(b.dir);
   }
+  const imgs: BuiltImage[] = [];
+  for (const i of wantedImages) {
+    const b = await buildImage(i, { log: (l) => console.error(`components: ${l}`) });
+    imgs.push(b);
+    if (!values.layer) console.log(b.dir);
+  }
   if (!values.layer) return;
-  const { size, binaries } = await buildLayer(values.layer, builds);
+  const { size, binaries } = await buildLayer(values.layer, builds, imgs);
   console.error(`components: ${values.layer}: ${mb(size)} (${binaries.length} binaries)`);
   for (const b of binaries) console.error(`  ${mb(b.size).padStart(9)}  ${b.path}`);
 }

@@ -293,7 +293,7 @@ interface RunOptions {
   ok?: readonly number[];
 }
 
-function run(cmd: string, args: readonly string[], o: RunOptions = {}): Promise<string> {
+export function run(cmd: string, args: readonly string[], o: RunOptions = {}): Promise<string> {
   return new Promise((resolve, reject) => {
     execFile(
       cmd,

@@ -1,6 +1,7 @@
 // The extension layer: a squashfs rooted at / holding every component's binaries where the manifest puts
-// them and /usr/share/keel/packages.txt. Byte-reproducible from the same cached builds: fixed owners,
-// modes and times, and mksquashfs orders each directory itself.
+// them, the images' OCI archives under /usr/share/keel/images, and /usr/share/keel/packages.txt.
+// Byte-reproducible from the same cached builds: fixed owners, modes and times, and mksquashfs orders each
+// directory itself.
 import { execFile } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { chmod, copyFile, mkdir, mkdtemp, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
@@ -9,6 +10,8 @@ import { dirname, join } from 'node:path';
 import { promisify } from 'node:util';
 import type { Built } from './build.js';
 import { ComponentsError } from './errors.js';
+import type { BuiltImage } from './image.js';
+import { IMAGES_DIR } from './image-manifest.js';
 
 const exec = promisify(execFile);
 
@@ -26,6 +29,8 @@ export const MKSQUASHFS_ARGS = ['-comp', 'zstd', '-Xcompression-level', '19', '-
 
 const HEADER = `# One line per component: name version go=<Go version> modules=<module,...> [links=<Debian package=version,...>]
 # then <path in the layer>=<sha256> for each of its binaries.
+# Then one line per image: name reference debs=<Debian package=version,...> digest=<image digest>
+# <path of its OCI archive>=<sha256>.
 `;
 
 export interface LayerBinary {
@@ -38,6 +43,7 @@ export interface LayerBinary {
 export async function buildLayer(
   out: string,
   builds: readonly Built[],
+  images: readonly BuiltImage[] = [],
 ): Promise<{ size: number; binaries: LayerBinary[] }> {
   const stage = await mkdtemp(join(tmpdir(), 'keel-components-'));
   const partial = `${out}.tmp-${process.pid}`;
@@ -67,6 +73,25 @@ export async function buildLayer(
         fields.push(`${path}=${sha256}`);
       }
       lines.push(fields.join(' '));
+    }
+    for (const { dir, info } of images) {
+      const path = `${IMAGES_DIR}/${info.file}`;
+      const file = join(root, path);
+      await mkdir(dirname(file), { recursive: true });
+      await copyFile(join(dir, info.file), file);
+      await chmod(file, 0o644);
+      const bytes = await readFile(file);
+      const sha256 = createHash('sha256').update(bytes).digest('hex');
+      binaries.push({ path, size: bytes.length, sha256 });
+      lines.push(
+        [
+          info.name,
+          info.ref,
+          `debs=${info.debs.join(',')}`,
+          `digest=${info.digest}`,
+          `${path}=${sha256}`,
+        ].join(' '),
+      );
     }
     const txt = join(root, PACKAGES_TXT);
     await mkdir(dirname(txt), { recursive: true });

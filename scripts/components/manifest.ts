@@ -52,8 +52,13 @@ export function parseComponents(text: string, source = 'manifest'): Component[] 
   const doc = parseDocument(text, { uniqueKeys: true, prettyErrors: false });
   if (doc.errors.length) fail(doc.errors.map((e) => e.message).join('; '));
   const raw: unknown = doc.toJS();
-  if (!isRecord(raw) || Object.keys(raw).join() !== 'components' || !isRecord(raw.components))
-    return fail('top level must be a mapping with the one key components');
+  // images: are read by image-manifest.ts
+  if (
+    !isRecord(raw) ||
+    !isRecord(raw.components) ||
+    Object.keys(raw).some((k) => k !== 'components' && k !== 'images')
+  )
+    return fail('top level must be a mapping of components (and images)');
 
   const out: Component[] = [];
   const dests = new Map<string, string>();

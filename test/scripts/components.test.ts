@@ -12,6 +12,7 @@ import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
 import { sectionNames } from '../../scripts/components/elf.js';
+import { IMAGES_DIR, type Image, parseImages } from '../../scripts/components/image-manifest.js';
 import { PACKAGES_TXT } from '../../scripts/components/layer.js';
 import { type Component, parseComponents } from '../../scripts/components/manifest.js';
 import { freePort } from '../../scripts/lib/free-port.js';
@@ -27,6 +28,7 @@ let tmp = '';
 let layer = '';
 let root = '';
 let components: Component[] = [];
+let images: Image[] = [];
 
 const buildLayer = (out: string) =>
   exec(process.execPath, ['--import', 'tsx', repo('scripts/components.ts'), '--layer', out], {
@@ -81,7 +83,9 @@ const component = (name: string) => components.find((c) => c.name === name)!;
 const bare = (name: string) => component(name).version.replace(/^v/, '');
 
 beforeAll(async () => {
-  components = parseComponents(await readFile(repo('images/components.yaml'), 'utf8'));
+  const manifest = await readFile(repo('images/components.yaml'), 'utf8');
+  components = parseComponents(manifest);
+  images = parseImages(manifest);
   tmp = await mkdtemp(join(tmpdir(), 'keel-components-test-'));
   layer = join(tmp, 'a.sqsh');
   await buildLayer(layer);
@@ -94,9 +98,12 @@ afterAll(async () => {
 });
 
 describe('components layer', () => {
-  it("holds the manifest's binaries where it puts them, and packages.txt, nothing else", async () => {
-    expect(await files(root)).toEqual([...binaries().map((b) => b.path), PACKAGES_TXT].sort());
+  it("holds the manifest's binaries where it puts them, its images' archives and packages.txt, nothing else", async () => {
+    const archives = images.map((i) => `${IMAGES_DIR}/${i.name}.tar`);
+    expect(archives).toContain(`${IMAGES_DIR}/toolbox.tar`);
+    expect(await files(root)).toEqual([...binaries().map((b) => b.path), ...archives, PACKAGES_TXT].sort());
     for (const { path } of binaries()) expect((await stat(join(root, path))).mode & 0o777, path).toBe(0o755);
+    for (const path of archives) expect((await stat(join(root, path))).mode & 0o777, path).toBe(0o644);
   });
 
   it('etcd, etcdctl and etcdutl report the pinned version', async () => {
@@ -164,9 +171,10 @@ describe('components layer', () => {
     const lines = (await readFile(join(root, PACKAGES_TXT), 'utf8'))
       .split('\n')
       .filter((l) => l && !l.startsWith('#'));
-    expect(lines.map((l) => l.split(' ').slice(0, 2).join(' '))).toEqual(
-      components.map((c) => `${c.name} ${c.version}`),
-    );
+    expect(lines.map((l) => l.split(' ').slice(0, 2).join(' '))).toEqual([
+      ...components.map((c) => `${c.name} ${c.version}`),
+      ...images.map((i) => `${i.name} ${i.ref}`),
+    ]);
     for (const [i, c] of components.entries()) {
       const fields = lines[i]!.split(' ').slice(2);
       const kv = new Map(
@@ -178,6 +186,13 @@ describe('components layer', () => {
       const sums = fields.filter((f) => f.startsWith('/')).map((f) => f.split('='));
       expect(sums.map(([p]) => p)).toEqual(c.binaries.map((b) => `${c.dest}/${b.name}`));
       for (const [path, sum] of sums) expect(sum, path).toBe(await sha256(join(root, path!)));
+    }
+    for (const [i, img] of images.entries()) {
+      const fields = lines[components.length + i]!.split(' ').slice(2);
+      expect(fields[0]).toBe(`debs=${img.busybox.package}=${img.busybox.version}`);
+      expect(fields[1]).toMatch(/^digest=sha256:[0-9a-f]{64}$/);
+      const path = `${IMAGES_DIR}/${img.name}.tar`;
+      expect(fields[2]).toBe(`${path}=${await sha256(join(root, path))}`);
     }
   });
 
