@@ -45,7 +45,7 @@ export async function loadControllers(events: EventBus, opts: ControllerOptions 
     import('../../../controllers/v1alpha1/service-spec.js'),
     import('../../../controllers/runtime/machine-status.js'),
     opts.etcd ? import('../../../controllers/etcd/index.js') : undefined,
-    opts.containerd ? import('../../../controllers/cri/containerd.js') : undefined,
+    opts.containerd ? import('../../../controllers/cri/index.js') : undefined,
     opts.network ? import('./network-controllers.js') : undefined,
     withBlock ? import('./block-controllers.js') : undefined,
   ]);
@@ -59,7 +59,7 @@ export async function loadControllers(events: EventBus, opts: ControllerOptions 
     ...secretsControllers(),
     serviceController(events),
     ...(etcd && opts.etcd ? etcd.etcdControllers(opts.etcd) : []),
-    ...(cri && opts.containerd ? [cri.containerdServiceController(opts.containerd)] : []),
+    ...(cri && opts.containerd ? cri.criControllers(opts.containerd) : []),
     ...(opts.services ? [serviceSpecController(opts.services)] : []),
   ];
 }

@@ -3,6 +3,7 @@
 import { registerBlockResources } from '../../../resources/block/index.js';
 import { CLUSTER_NAMESPACE, registerClusterResources } from '../../../resources/cluster/index.js';
 import { CONFIG_NAMESPACE, registerConfigResources } from '../../../resources/config/index.js';
+import { CRI_NAMESPACE, registerCriResources } from '../../../resources/cri/index.js';
 import { ETCD_NAMESPACE, registerEtcdResources } from '../../../resources/etcd/index.js';
 import { FILES_NAMESPACE, registerFilesResources } from '../../../resources/files/index.js';
 import {
@@ -25,8 +26,10 @@ export async function registerNodeResources(state: State): Promise<void> {
   await registerNamespace(state, FILES_NAMESPACE, 'Files and file-related resources.');
   await registerNamespace(state, CLUSTER_NAMESPACE, 'Cluster configuration and discovery resources.');
   await registerNamespace(state, ETCD_NAMESPACE, 'etcd resources.');
+  await registerNamespace(state, CRI_NAMESPACE, 'CRI Seccomp resources.');
   await registerConfigResources(state);
   await registerEtcdResources(state);
+  await registerCriResources(state);
   await registerSecretsResources(state);
   await registerNetworkResources(state);
   await registerTimeResources(state);

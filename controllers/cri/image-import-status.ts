@@ -1,0 +1,92 @@
+// cri.ImageImportStatusController: an ImageImportStatus per OCI archive of the components layer
+// (/usr/share/keel/images/*.tar) — each imported into containerd's `system` and `k8s.io` namespaces with the
+// layer's ctr once the `containerd` service is healthy, unpacked for its snapshotter and under the names the
+// archive gives. Once a boot: an archive whose bytes a status already shows imported is not imported again.
+// The import makes the namespaces too; its images are pinned, so the kubelet's image GC leaves them be.
+import { basename, join } from 'node:path';
+import { ImageImportStatus, type ImageImportStatusSpec } from '../../resources/cri/index.js';
+import { COMPONENTS_LAYER_ID, ComponentsLayer } from '../../resources/runtime/index.js';
+import { Service } from '../../resources/v1alpha1/index.js';
+import { defineController, input, output } from '../../src/cosi/controller/index.js';
+import { ctrImport, fileSha256, imageArchives } from '../../src/sys/ctr-import.js';
+import { destroyIfPresent } from '../internal/destroy-if-present.js';
+import {
+  CONTAINERD_SERVICE_ID,
+  type ContainerdPaths,
+  CRI_NAMESPACE,
+  containerdSocket,
+  SYSTEM_NAMESPACE,
+} from './containerd.js';
+
+export const IMAGE_IMPORT_STATUS_CONTROLLER = 'cri.ImageImportStatusController';
+/** where the layer keeps its images' archives */
+export const LAYER_IMAGES_DIR = 'usr/share/keel/images';
+export const IMPORT_NAMESPACES = [SYSTEM_NAMESPACE, CRI_NAMESPACE] as const;
+/** the CRI plugin's label for an image the kubelet must never collect */
+export const PINNED_LABEL = 'io.cri-containerd.pinned=pinned';
+
+export function imageImportStatusController(paths: ContainerdPaths) {
+  return defineController({
+    name: IMAGE_IMPORT_STATUS_CONTROLLER,
+    inputs: [
+      input(ComponentsLayer, { id: COMPONENTS_LAYER_ID }),
+      input(Service, { id: CONTAINERD_SERVICE_ID }),
+    ],
+    outputs: [output(ImageImportStatus, 'exclusive')],
+    async run(rt, { signal, logger }) {
+      for await (const _ of rt.events(signal)) {
+        const layer = await rt.getOrNull(ComponentsLayer, COMPONENTS_LAYER_ID, { signal });
+        const containerd = await rt.getOrNull(Service, CONTAINERD_SERVICE_ID, { signal });
+        // not yet; what was imported stays imported (and shown) while containerd restarts
+        if (!layer || !containerd?.spec.healthy) continue;
+        const archives = await imageArchives(join(layer.spec.root, LAYER_IMAGES_DIR));
+        const shown = new Map(
+          (await rt.list(ImageImportStatus, { signal })).map((r) => [r.metadata.id, r.spec]),
+        );
+        let failed: unknown;
+        for (const archive of archives) {
+          const id = basename(archive, '.tar');
+          const sha256 = await fileSha256(archive, signal);
+          if (imported(shown.get(id), sha256)) continue;
+          let next: ImageImportStatusSpec;
+          try {
+            const images = new Set<string>();
+            for (const namespace of IMPORT_NAMESPACES)
+              for (const i of await ctrImport({
+                ctr: join(layer.spec.root, 'usr/bin/ctr'),
+                address: containerdSocket(paths),
+                namespace,
+                archive,
+                labels: [PINNED_LABEL],
+                signal,
+              }))
+                images.add(`${i.name}@${i.digest}`);
+            next = {
+              archive,
+              sha256,
+              namespaces: [...IMPORT_NAMESPACES],
+              images: [...images].sort(),
+              error: '',
+            };
+            logger.info('images imported', { archive, images: next.images.join(' ') });
+          } catch (e) {
+            if (signal.aborted) throw e;
+            failed ??= e;
+            next = { archive, sha256, namespaces: [], images: [], error: (e as Error).message };
+          }
+          await rt.modify(ImageImportStatus, id, () => next, { signal });
+        }
+        const ids = new Set(archives.map((a) => basename(a, '.tar')));
+        for (const id of shown.keys())
+          if (!ids.has(id)) await destroyIfPresent(rt, ImageImportStatus.pointer(id), { signal });
+        // the status says why; the runtime's backoff retries
+        if (failed) throw new Error('importing the layer’s images', { cause: failed });
+        rt.resetBackoff();
+      }
+    },
+  });
+}
+
+/** imported: a status shows these very bytes imported without an error. */
+export const imported = (status: ImageImportStatusSpec | undefined, sha256: string): boolean =>
+  status !== undefined && status.sha256 === sha256 && status.error === '';
