@@ -43,6 +43,8 @@ export interface ServiceSpecSpec {
   cgroup: string;
   /** settings of the kind (etcd: whether to bootstrap, where to join), plain strings */
   options: Record<string, string>;
+  /** the `container` kind's image, present in containerd's namespace (nothing is pulled) */
+  image?: string;
 }
 
 const healthOf = (v: unknown): ServiceHealthSpec => {
@@ -93,6 +95,7 @@ export const ServiceSpec = defineResource<ServiceSpecSpec>({
       apiControl: bool(o.apiControl),
       cgroup: str(o.cgroup),
       options: stringsOf(o.options),
+      ...(str(o.image) ? { image: str(o.image) } : {}),
     };
   },
 });

@@ -20,7 +20,14 @@ import { CONTROLLER_RUNTIME_LOG, KERNEL_LOG } from '../logging/index.js';
 import { startMachined } from '../main.js';
 import type { PowerAction } from '../power-action.js';
 import { defaultSequences, Sequencer } from '../sequencer/index.js';
-import { cgroup2Placer, processKind, SpecHost, Supervisor, spawnWithoutFork } from '../services/index.js';
+import {
+  cgroup2Placer,
+  containerKind,
+  processKind,
+  SpecHost,
+  Supervisor,
+  spawnWithoutFork,
+} from '../services/index.js';
 import { apidService } from './apid-service.js';
 import { clientIssuer } from './client-issuer.js';
 import { publishComponentsDir } from './components-dir.js';
@@ -91,7 +98,7 @@ export async function runNode(start: NodeStart): Promise<Node> {
   // by one as their specs change; as PID 1 each in its own cgroup, started without forking machined
   const services = new SpecHost({
     supervisor,
-    kinds: { process: processKind, etcd: etcdKind({ log: mlog.line }) },
+    kinds: { process: processKind, container: containerKind, etcd: etcdKind({ log: mlog.line }) },
     env: container ? {} : { cgroups: cgroup2Placer(), spawn: spawnWithoutFork },
     log: mlog.line,
   });

@@ -1,10 +1,13 @@
 // machined/services: the services supervisor — definitions, states, restart policies and backoff, health
-// checks, dependency order, and runners (process, in-process; containerd as an interface only).
+// checks, dependency order, and runners (process, in-process, containerd through the layer's ctr).
 export * from './backoff.js';
 export * from './cap-launcher.js';
 export * from './cgroup.js';
 export * from './condition.js';
+export * from './container-kind.js';
 export * from './containerd-runner.js';
+export * from './ctr-args.js';
+export * from './ctr-ops.js';
 export * from './errors.js';
 export * from './graph.js';
 export * from './health.js';

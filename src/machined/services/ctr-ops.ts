@@ -1,0 +1,44 @@
+// The short ctr calls around a container's run: list a namespace's images, sweep away what an earlier run
+// left (after a crash or a kill -9 of machined), signal a task. Each one a ctr child run to its end.
+import { spawn as nodeSpawn } from 'node:child_process';
+import { type CtrImage, type CtrTarget, ctrGlobal, OWNER_LABEL, parseImageList } from './ctr-args.js';
+import type { SpawnFn } from './process-runner.js';
+import { ProgramError, runProgram } from './run-program.js';
+
+export interface CtrOps {
+  images(opts?: { signal?: AbortSignal }): Promise<CtrImage[]>;
+  /** removes every container `owner` made, with its task and snapshot */
+  sweep(owner: string): Promise<void>;
+  /** sends a signal (a number, or a name such as SIGKILL) to a container's task; false: no such task */
+  kill(id: string, signal: number | string): Promise<boolean>;
+}
+
+/** ctrOps runs ctr through `spawn` (machined's own as PID 1). */
+export function ctrOps(t: CtrTarget, spawn: SpawnFn = nodeSpawn): CtrOps {
+  const ctr = (args: readonly string[], signal?: AbortSignal) =>
+    runProgram(spawn, t.ctr, [...ctrGlobal(t), ...args], signal ? { signal } : {});
+  // gone already is what a sweep wants: false, where anything else throws
+  const unlessGone = (p: Promise<unknown>): Promise<boolean> =>
+    p.then(
+      () => true,
+      (e) => {
+        if (e instanceof ProgramError && /not found|does not exist/.test(e.stderr)) return false;
+        throw e;
+      },
+    );
+  return {
+    images: async (opts = {}) => parseImageList(await ctr(['images', 'ls'], opts.signal)),
+    async sweep(owner) {
+      const ids = (await ctr(['containers', 'ls', '-q', `labels."${OWNER_LABEL}"==${owner}`]))
+        .split('\n')
+        .map((l) => l.trim())
+        .filter(Boolean);
+      for (const id of ids) {
+        // a forced delete kills a task still running; the container's delete takes its snapshot along
+        await unlessGone(ctr(['tasks', 'delete', '--force', id]));
+        await unlessGone(ctr(['containers', 'delete', id]));
+      }
+    },
+    kill: (id, signal) => unlessGone(ctr(['tasks', 'kill', '--signal', String(signal), id])),
+  };
+}
