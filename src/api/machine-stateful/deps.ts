@@ -1,7 +1,9 @@
 // What the stateful machine RPCs act on. The API room never imports machined: these are the shapes the
-// node wiring hands in (the events bus, the services supervisor, the log rings, the config store).
+// node wiring hands in (the events bus, the services supervisor, the log rings, the config store,
+// containerd's socket).
 import type { Config } from '../../config/index.js';
 import type { EtcdClient } from '../../etcd/index.js';
+import type { ContainerdHost } from '../containers/index.js';
 
 /** ApplyEffect is what an accepted config does to the node. */
 export type ApplyEffect = 'no-reboot' | 'reboot' | 'staged' | 'try';
@@ -108,6 +110,8 @@ export interface StatefulDeps {
   readonly etcd?: EtcdHost;
   /** Reset; absent on a container node, which has no disks */
   readonly reset?: ResetHost;
+  /** the node's containerd; without it Containers, the image lists and CRI logs stay unimplemented */
+  readonly containerd?: ContainerdHost;
   /** the node's META; 'unsupported' on a container node, which has none */
   readonly meta?: MetaHostLike | 'unsupported';
   /** new actor ids for requests that start something; default random UUIDs */

@@ -1,6 +1,7 @@
 // src/api/machine-stateful: the machine RPCs that change or follow the node — apply-config, events,
-// services, logs, client config, power — built on what the node wiring hands in (see deps.ts).
+// services, logs, containers and images, client config, power — built on what the node wiring hands in (see deps.ts).
 import { randomUUID } from 'node:crypto';
+import { containersHandlers } from '../containers/index.js';
 import { ApiError } from '../errors.js';
 import { type HandlerMap, serverStreamHandler } from '../handlers.js';
 import { applyConfigurationHandler } from './apply-configuration.js';
@@ -51,8 +52,12 @@ export function statefulHandlers(deps: StatefulDeps): HandlerMap {
         }
       : {}),
     ...(deps.logs
-      ? { [`${M}Logs`]: logsHandler(deps.logs), [`${M}LogsContainers`]: logsContainersHandler(deps.logs) }
+      ? {
+          [`${M}Logs`]: logsHandler(deps.logs, deps.containerd),
+          [`${M}LogsContainers`]: logsContainersHandler(deps.logs),
+        }
       : {}),
+    ...(deps.containerd ? containersHandlers(deps.containerd) : {}),
     ...(deps.power
       ? {
           [`${M}Reboot`]: rebootHandler(deps.power, newActorId),

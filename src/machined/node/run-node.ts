@@ -4,6 +4,7 @@
 // startNode loads this module only once a maintenance API it started has served its first client.
 import { randomUUID } from 'node:crypto';
 import { join } from 'node:path';
+import { containerdSocket } from '../../../controllers/cri/containerd.js';
 import { RUNNING_MAINTENANCE_TASK } from '../../../controllers/runtime/machine-stage.js';
 import { NODE_ADDRESS_CURRENT_ID, NodeAddress } from '../../../resources/network/index.js';
 import type { HandlerMap } from '../../api/handlers.js';
@@ -217,6 +218,7 @@ export async function runNode(start: NodeStart): Promise<Node> {
     power: powerHost,
     meta: meta ?? 'unsupported',
     etcd: nodeEtcdHost({ state, checkTime: !container }),
+    containerd: { socket: containerdSocket(containerdPaths) },
     ...(container
       ? {}
       : { reset: resetHost({ state, sequencer, shutdown: (a) => machined.shutdown(a), log: mlog.line }) }),
