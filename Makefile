@@ -129,9 +129,10 @@ $(OSREL): images/os-release.in package.json
 $(UKI): $(KERNEL) $(INITRAMFS) $(OSREL) images/cmdline scripts/uki.sh scripts/lib/cmdline.sh
 	scripts/uki.sh $@ $(KERNEL) $(INITRAMFS) $(OSREL) images/cmdline
 
-# the ISO carries the install assets too (/keel/install: the UKI, systemd-boot, GRUB's BIOS images)
-$(ISO): $(KERNEL) $(INITRAMFS) $(UKI) images/cmdline images/grub.cfg scripts/iso.sh scripts/grub-bios.sh scripts/lib/cmdline.sh
-	scripts/iso.sh $@ $(KERNEL) $(INITRAMFS) $(UKI)
+# the ISO carries the install assets too (/keel/install: the UKI, systemd-boot, GRUB's BIOS images) and
+# the components layer (/keel/components.sqsh), which a node mounts from it and an install copies
+$(ISO): $(KERNEL) $(INITRAMFS) $(UKI) $(COMPONENTS) images/cmdline images/grub.cfg scripts/iso.sh scripts/grub-bios.sh scripts/lib/cmdline.sh
+	scripts/iso.sh $@ $(KERNEL) $(INITRAMFS) $(UKI) $(COMPONENTS)
 
 $(DISK): $(UKI) scripts/disk.sh
 	scripts/disk.sh $@ $(UKI)

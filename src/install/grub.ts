@@ -148,6 +148,10 @@ export function grubDefaultSlot(cfg: string): GrubSlot | undefined {
   return m ? (m[1] as GrubSlot) : undefined;
 }
 
+/** grubVersions lists the versions a grub.cfg's entries boot, in the file's order. */
+export const grubVersions = (cfg: string): string[] =>
+  [...cfg.matchAll(/^menuentry "[AB] - Keel ([^"]+)" \{$/gm)].map((m) => m[1]!);
+
 export interface GrubBootAssets {
   readonly kernel: string;
   readonly initramfs: string;

@@ -1,7 +1,8 @@
 // installToDisk: the boot assets onto a disk, as upstream's installer does a fresh install: the whole disk
 // locked exclusively for the entire run (udev leaves it alone), refused if not empty unless a wipe is
 // asked for (then wiped fast), the boot partitions laid out and filled, then systemd-boot and the UKI on
-// EFI and/or GRUB on the MBR, BIOS and BOOT. The reboot into the disk is the caller's.
+// EFI and/or GRUB on the MBR, BIOS and BOOT, each partition's components layer first (components.ts).
+// The reboot into the disk is the caller's.
 
 import { fsync, read, write } from 'node:fs';
 import { mkdtemp, readFile, rmdir } from 'node:fs/promises';
@@ -19,10 +20,18 @@ import {
 } from '../sys/block/devices/index.js';
 import { writeGpt } from '../sys/block/gpt/index.js';
 import { mount, umount } from '../sys/mount.js';
+import { layerPartition, pruneLayers, ukiVersion, writeLayer } from './components.js';
 import { diskContents, execTool, fillPartition, type ToolRunner, waitForPartitions } from './disk.js';
 import { InstallError } from './errors.js';
-import { dirTree, mtoolsTree } from './file-tree.js';
-import { type GrubBootAssets, type GrubSlot, installGrubBoot, patchBootImg, patchCoreImg } from './grub.js';
+import { dirTree, type FileTree, mtoolsTree } from './file-tree.js';
+import {
+  type GrubBootAssets,
+  type GrubSlot,
+  grubVersions,
+  installGrubBoot,
+  patchBootImg,
+  patchCoreImg,
+} from './grub.js';
 import { type Bootloader, type InstallLayout, partitionOf, planLayout } from './layout.js';
 import { installSdBoot, type SdBootAssets, type SdBootResult } from './sd-boot.js';
 
@@ -36,6 +45,8 @@ export interface InstallAssets extends Partial<SdBootAssets>, Partial<GrubBootAs
   readonly bootImg?: string;
   /** GRUB's i386-pc core.img, built with its modules and its prefix (,gpt3)/grub */
   readonly coreImg?: string;
+  /** the components layer (the medium's /keel/components.sqsh); an install without one boots no etcd */
+  readonly componentsLayer?: string;
 }
 
 export interface InstallOptions {
@@ -104,22 +115,30 @@ export async function installToDisk(o: InstallOptions): Promise<InstallResult> {
       });
     let sdBoot: SdBootResult | undefined;
     let grubSlot: GrubSlot | undefined;
+    const layerOn = layerPartition(o.bootloader);
     if (o.bootloader !== 'grub') {
       const a = o.assets as SdBootAssets;
       const efi = partitions.get('EFI')!;
+      const onEfi = (tree: FileTree) =>
+        withLayer(tree, layerOn === 'EFI' ? o : undefined, async () => {
+          const r = await installSdBoot(tree, a, o.version);
+          return { result: r, versions: [o.version, ...(r.previous ? [ukiVersion(r.previous)!] : [])] };
+        });
       sdBoot =
         o.efiAccess === 'mtools'
-          ? await installSdBoot(mtoolsTree(efi, o.run ?? execTool), a, o.version)
-          : await withMounted(efi, 'vfat', o.scratchDir, (root) =>
-              installSdBoot(dirTree(root), a, o.version),
-            );
+          ? await onEfi(mtoolsTree(efi, o.run ?? execTool))
+          : await withMounted(efi, 'vfat', o.scratchDir, (root) => onEfi(dirTree(root)));
     }
     if (o.bootloader !== 'sd-boot') {
       await writeGrubBios(disk, layout, o.assets);
       const a = o.assets as GrubBootAssets;
-      grubSlot = await withMounted(partitions.get('BOOT')!, 'xfs', o.scratchDir, (root) =>
-        installGrubBoot(dirTree(root), a, { version: o.version, cmdline: o.cmdline }),
-      );
+      grubSlot = await withMounted(partitions.get('BOOT')!, 'xfs', o.scratchDir, (root) => {
+        const tree = dirTree(root);
+        return withLayer(tree, layerOn === 'BOOT' ? o : undefined, async () => ({
+          result: await installGrubBoot(tree, a, { version: o.version, cmdline: o.cmdline }),
+          versions: grubVersions((await tree.readText('grub/grub.cfg')) ?? ''),
+        }));
+      });
     }
     await fsyncAsync(disk.fd);
     return {
@@ -145,6 +164,22 @@ function checkAssets(o: InstallOptions): void {
       'bad-asset',
       `${o.bootloader} needs the assets ${missing.join(', ')}, which were not given`,
     );
+}
+
+/**
+ * withLayer installs a bootloader on a partition that keeps the layers (`o` given, with a layer): the
+ * new version's layer first, then the bootloader, then the layers of versions its slots no longer boot go.
+ */
+async function withLayer<T>(
+  tree: FileTree,
+  o: InstallOptions | undefined,
+  install: () => Promise<{ result: T; versions: readonly string[] }>,
+): Promise<T> {
+  const layer = o?.assets.componentsLayer;
+  if (layer) await writeLayer(tree, layer, o.version);
+  const { result, versions } = await install();
+  if (layer) await pruneLayers(tree, versions);
+  return result;
 }
 
 /** writeGrubBios puts core.img into the BIOS boot partition, then boot.img into LBA 0, pointing at it. */

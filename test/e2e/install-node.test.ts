@@ -1,8 +1,9 @@
 // A node's whole life on a disk, driven by the stock talosctl: the ISO boots under UEFI beside a blank
 // virtual disk, takes a config whose install disk is that disk, installs itself and reboots; from then on
 // the VM boots from the disk alone (the ISO detached). There it comes up configured, with its identity and
-// /var; a shutdown, a look at the disk from the host (which then grows the disk: EPHEMERAL follows) and an
-// API reboot keep all of it; `talosctl reset` wipes STATE and EPHEMERAL and sends it back to maintenance.
+// /var, and runs etcd (bootstrapped once) from the components layer installed beside the UKI; a shutdown,
+// a look at the disk from the host (which then grows the disk: EPHEMERAL follows) and an API reboot keep
+// all of it; `talosctl reset` wipes STATE and EPHEMERAL and sends it back to maintenance.
 import { existsSync, mkdirSync, mkdtempSync, rmSync, truncateSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -18,7 +19,9 @@ import {
   anonymous,
   artefact,
   boot,
+  bootstrap,
   cleanup,
+  etcdHealthy,
   installing,
   retry,
   rowOf,
@@ -71,11 +74,15 @@ const admin = (port: number, ...args: string[]) =>
     timeoutMs: 120_000,
   });
 
-/** bootInstalled boots the VM from the installed disk alone and waits for the configured node. */
-async function bootInstalled(disk: string) {
+/**
+ * bootInstalled boots the VM from the installed disk alone and waits for the configured node; the first
+ * boot bootstraps etcd (a control plane's boot waits for it), later ones restart the member /var keeps.
+ */
+async function bootInstalled(disk: string, opts: { bootstrap?: boolean } = {}) {
   const port = await freePort();
   const vm = boot({ boot: { kind: 'disk', path: disk, persistent: true }, firmware: 'uefi', apiPort: port });
   await vm.waitForLine(/config: loaded from STATE|apply-config --insecure/, { timeoutMs: BOOT_MS });
+  if (opts.bootstrap) await bootstrap((...args) => admin(port, ...args));
   await vm.waitForLine(/node running/, { timeoutMs: BOOT_MS });
   return { vm, port };
 }
@@ -144,8 +151,9 @@ describe('a node installed from the ISO, booted from its disk', () => {
       expect(ended, live.lines.slice(-40).join('\n')).toEqual({ code: 0, signal: null });
       expect(live.lines.join('\n')).toMatch(/reboot: Restarting system/);
 
-      // 2. from the disk: configured from STATE, mutual TLS only, the system volumes Ready
-      const first = await bootInstalled(disk);
+      // 2. from the disk: configured from STATE, mutual TLS only, the system volumes Ready, etcd running
+      // from the components layer the install put beside the UKI (the ISO is gone)
+      const first = await bootInstalled(disk, { bootstrap: true });
       expect(first.vm.lines.join('\n')).toMatch(/config: loaded from STATE/);
       expect(first.vm.lines.join('\n')).not.toMatch(/installing v|install: (failed|refused)/);
       expect(works(await admin(first.port, 'version'))).toMatch(/Server:\n\tNODE:\s+10\.0\.2\.15\n\tTag:/);
@@ -165,6 +173,12 @@ describe('a node installed from the ISO, booted from its disk', () => {
       expect(mounts).toMatch(/\/dev\/vda\d\s.*\s\/system\/state\s*$/m);
       // the machine is told the config is kept: no maintenance port answers anonymously any more
       await expect(version(first.port, anonymous())).rejects.toThrow();
+      const layer = works(await admin(first.port, 'get', 'componentslayers', 'components', '-o', 'yaml'));
+      expect(layer).toMatch(/source: \/dev\/vda1:\/keel\/components-v[^/\s]+\.sqsh/);
+      expect(layer).toMatch(/^\s+etcd v3\.6\.\d+ /m);
+      const bins = works(await admin(first.port, 'ls', '/run/keel/components/usr/bin'));
+      for (const b of ['etcd', 'containerd', 'runc']) expect(bins).toMatch(new RegExp(`\\s${b}$`, 'm'));
+      await etcdHealthy((...args) => admin(first.port, ...args));
 
       const ephemeralSize = async (port: number) =>
         Number(
@@ -189,6 +203,8 @@ describe('a node installed from the ISO, booted from its disk', () => {
       expect(await configuredState(second.port)).toEqual(before);
       expect(works(await admin(second.port, 'read', '/var/e2e-marker'))).toBe(marker);
       expect(await ephemeralSize(second.port)).toBeGreaterThan(firstSize + GiB - 64 * 2 ** 20);
+      // etcd restarted from the member /var kept: no second bootstrap
+      await etcdHealthy((...args) => admin(second.port, ...args));
       expect(second.vm.lines.join('\n')).toMatch(/volume grown \{.*"volume":"EPHEMERAL"/);
 
       // 5. a tried config is active until its timeout, then the kept one is back

@@ -118,3 +118,39 @@ export function rowOf(out: string, type: string, id: string): string {
   expect(line, out).toBeDefined();
   return line!;
 }
+
+/** Talosctl runs the stock talosctl against one node of a VM, as its admin. */
+export type Talosctl = (...args: string[]) => Promise<Run>;
+
+/**
+ * bootstrap runs `talosctl bootstrap` until the node takes it: until its etcd is configured (the layer
+ * mounted, the certificates minted) and its clock counts as synced, a control plane refuses it with
+ * FailedPrecondition, which is the node still booting, not a failure.
+ */
+export async function bootstrap(tc: Talosctl, timeoutMs = 300_000): Promise<void> {
+  await retry(
+    'talosctl bootstrap',
+    async () => {
+      const r = await tc('bootstrap');
+      expect(r.code, r.output).toBe(0);
+    },
+    timeoutMs,
+  );
+}
+
+/**
+ * etcdHealthy waits for `talosctl service etcd` to say Running and healthy. On TCG etcd takes its time:
+ * its first health check comes 5 s after it starts, the next ones every 20 s.
+ */
+export async function etcdHealthy(tc: Talosctl, timeoutMs = 300_000): Promise<string> {
+  return retry(
+    'etcd running and healthy',
+    async () => {
+      const out = works(await tc('service', 'etcd'));
+      expect(out).toMatch(/^STATE\s+Running$/m);
+      expect(out).toMatch(/^HEALTH\s+OK$/m);
+      return out;
+    },
+    timeoutMs,
+  );
+}

@@ -10,6 +10,7 @@ import {
   coreImgBlocklist,
   grubConfig,
   grubDefaultSlot,
+  grubVersions,
   installGrubBoot,
   patchBootImg,
   patchCoreImg,
@@ -142,5 +143,8 @@ describe('installGrubBoot', () => {
       }),
     );
     expect((await readdir(join(root, 'grub'))).sort()).toEqual(['grub.cfg']);
+    // the versions its slots boot, which keep their components layers
+    expect(grubVersions(first)).toEqual(['v1']);
+    expect(grubVersions(second)).toEqual(['v1', 'v2']);
   });
 });

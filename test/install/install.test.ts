@@ -28,6 +28,7 @@ beforeAll(async () => {
   await writeFile(join(dir, 'keel.efi'), 'MZ a stand-in UKI');
   await writeFile(join(dir, 'vmlinuz'), 'a stand-in kernel');
   await writeFile(join(dir, 'initramfs'), 'a stand-in initramfs');
+  await writeFile(join(dir, 'components.sqsh'), 'a stand-in components layer');
   assets = {
     uki: join(dir, 'keel.efi'),
     systemdBoot: '/usr/lib/systemd/boot/efi/systemd-bootx64.efi',
@@ -35,6 +36,7 @@ beforeAll(async () => {
     coreImg: join(dir, 'core.img'),
     kernel: join(dir, 'vmlinuz'),
     initramfs: join(dir, 'initramfs'),
+    componentsLayer: join(dir, 'components.sqsh'),
   };
   return () => rm(dir, { recursive: true, force: true });
 });
@@ -64,7 +66,7 @@ function sector(path: string, lba: bigint, count = 1): Buffer {
 }
 
 describe('installToDisk on a loop device', () => {
-  it('dual: GPT in upstream order, systemd-boot and the UKI on EFI, GRUB in the MBR, BIOS and BOOT', async () => {
+  it('dual: GPT in upstream order, systemd-boot and the UKI on EFI, GRUB in the MBR, BIOS and BOOT, the layer on BOOT', async () => {
     const loop = attachLoop(sparseImage(2 * GiB));
     const r = await installToDisk({
       disk: loop.path,
@@ -107,10 +109,16 @@ describe('installToDisk on a loop device', () => {
     expect((await readFile(bootx64)).equals(await readFile(assets.systemdBoot))).toBe(true);
     expect(await efi.readText('EFI/Linux/Keel-v0.1.0.efi')).toBe('MZ a stand-in UKI');
     expect(await efi.readText('loader/loader.conf')).toBe('timeout 3\ndefault Keel-v0.1.0.efi\n');
+    // dual keeps the components layers on BOOT, beside GRUB's slots: EFI has none
+    expect(await efi.list('keel')).toEqual([]);
     execFileSync('fsck.vfat', ['-n', `${loop.path}p1`], { stdio: 'pipe' });
 
     const boot = await mounted(`${loop.path}p3`, 'xfs');
-    expect((await readdir(boot)).sort()).toEqual(['A', 'grub']);
+    expect((await readdir(boot)).sort()).toEqual(['A', 'grub', 'keel']);
+    expect(await readdir(join(boot, 'keel'))).toEqual(['components-v0.1.0.sqsh']);
+    expect(await readFile(join(boot, 'keel/components-v0.1.0.sqsh'), 'utf8')).toBe(
+      'a stand-in components layer',
+    );
     expect(await readFile(join(boot, 'A/vmlinuz'), 'utf8')).toBe('a stand-in kernel');
     expect(await readFile(join(boot, 'A/initramfs'), 'utf8')).toBe('a stand-in initramfs');
     const cfg = await readFile(join(boot, 'grub/grub.cfg'), 'utf8');

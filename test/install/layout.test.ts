@@ -22,10 +22,10 @@ const thrown = (fn: () => unknown): unknown => {
 };
 
 describe('bootPartitions', () => {
-  it('sd-boot: EFI then META, as upstream', () => {
+  it('sd-boot: EFI then META, as upstream; EFI holds the UKI slots and their components layers', () => {
     const p = bootPartitions('sd-boot');
     expect(p.map((x) => x.label)).toEqual(['EFI', 'META']);
-    expect(p[0]).toMatchObject({ type: PARTITION_TYPE.efiSystem, sizeBytes: 256n * MiB, content: 'vfat' });
+    expect(p[0]).toMatchObject({ type: PARTITION_TYPE.efiSystem, sizeBytes: 512n * MiB, content: 'vfat' });
     expect(p[1]).toMatchObject({ type: PARTITION_TYPE.linuxFilesystem, sizeBytes: MiB, content: 'zeroes' });
   });
 
@@ -45,9 +45,10 @@ describe('bootPartitions', () => {
       });
       expect(p[3]!.sizeBytes).toBe(1048576n);
     }
-    // GRUB alone keeps upstream's 100 MiB EFI (no UKI on it); dual holds the UKI slots
+    // GRUB alone keeps upstream's 100 MiB EFI (no UKI on it); dual holds the UKI slots (its layers on BOOT)
     expect(bootPartitions('grub')[0]!.sizeBytes).toBe(100n * MiB);
     expect(bootPartitions('dual')[0]!.sizeBytes).toBe(PARTITION_SIZES.efiUki);
+    expect(PARTITION_SIZES.efiUki).toBe(256n * MiB);
   });
 
   it('refuses an unknown bootloader', () => {
@@ -91,7 +92,7 @@ describe('planLayout', () => {
     const l = planLayout({ diskBytes: GiB, sectorSize: 4096, bootloader: 'sd-boot' });
     expect(l.partitions.map((p) => [p.label, p.firstLba])).toEqual([
       ['EFI', 256n],
-      ['META', 256n + 256n * 256n],
+      ['META', 256n + 512n * 256n],
     ]);
     const e = thrown(() => planLayout({ diskBytes: GiB, sectorSize: 4096, bootloader: 'dual' }));
     expect(isInstallError(e, 'invalid-argument')).toBe(true);
@@ -108,6 +109,7 @@ describe('planLayout', () => {
       expect(isInstallError(e, 'disk-too-small')).toBe(true);
     }
     expect(minimumDiskBytes('dual')).toBe(772n * MiB);
+    expect(minimumDiskBytes('sd-boot')).toBe(515n * MiB);
     expect(
       (thrown(() => planLayout({ diskBytes: 500n * MiB, sectorSize: 512, bootloader: 'dual' })) as Error)
         .message,

@@ -544,6 +544,32 @@ describe('iso.sh', () => {
     run('bash', [script('iso.sh'), b, kernel, initrd, uki]);
     expect(readFileSync(a).equals(readFileSync(b))).toBe(true);
   });
+
+  it('with a components layer, carries it as /keel/components.sqsh beside the install assets, reproducibly', () => {
+    const dir = scratch();
+    const [kernel, initrd, uki, layer] = ['bzImage', 'initrd', 'keel.efi', 'components.sqsh'].map((f) =>
+      join(dir, f),
+    );
+    writeFileSync(kernel!, pseudoRandom(1024 * 1024, 29));
+    writeFileSync(initrd!, pseudoRandom(1024 * 1024, 31));
+    writeFileSync(uki!, pseudoRandom(1024 * 1024, 37));
+    writeFileSync(layer!, pseudoRandom(3 * 1024 * 1024, 41));
+    // a layer without the UKI is refused: the install that copies it needs the UKI
+    expect(runFails('bash', [script('iso.sh'), join(dir, 'x.iso'), kernel!, initrd!, '', layer!])).toMatch(
+      /usage/,
+    );
+    const a = join(dir, 'a.iso');
+    run('bash', [script('iso.sh'), a, kernel!, initrd!, uki!, layer!]);
+    const files = run('xorriso', ['-indev', a, '-find', '/keel', '-type', 'f']);
+    expect(files).toMatch(/'\/keel\/components\.sqsh'/);
+    expect(files).toMatch(/'\/keel\/install\/keel\.efi'/);
+    const out = join(dir, 'components.out');
+    run('xorriso', ['-osirrox', 'on', '-indev', a, '-extract', '/keel/components.sqsh', out]);
+    expect(readFileSync(out).equals(readFileSync(layer!))).toBe(true);
+    const b = join(dir, 'b.iso');
+    run('bash', [script('iso.sh'), b, kernel!, initrd!, uki!, layer!]);
+    expect(readFileSync(a).equals(readFileSync(b))).toBe(true);
+  });
 });
 
 // ---- boots ------------------------------------------------------------------------------------------------

@@ -1,10 +1,11 @@
-// Mounting the components layer from the boot medium: the medium read-only, then its squashfs file through
-// a loop device. Each step is skipped when it is already done, so a controller that runs again (or a
-// medium install-node mounted elsewhere too) changes nothing.
+// Mounting the components layer from where it is kept: the boot medium (ISO 9660) or a boot partition of
+// the installed disk (EFI's vfat, BOOT's xfs), read-only, then its squashfs file through a loop device.
+// Each step is skipped when it is already done, so a controller that runs again (or a medium install-node
+// mounted elsewhere too) changes nothing; a partition that turns out not to hold the layer is let go.
 import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { attachLoop } from '../../../src/sys/loop-attach.js';
-import { MS, mount } from '../../../src/sys/mount.js';
+import { MS, mount, umount } from '../../../src/sys/mount.js';
 import { readMountInfo } from '../../../src/sys/mountinfo.js';
 
 /** the layer's path on Keel's ISO */
@@ -12,32 +13,50 @@ export const LAYER_ON_MEDIUM = 'keel/components.sqsh';
 export const PACKAGES_FILE = 'usr/share/keel/packages.txt';
 
 export interface LayerMount {
-  /** where the medium is mounted, and where the layer's tree appears */
+  /** where the boot medium is mounted */
   readonly mediumDir: string;
+  /** where the installed disk's partition that keeps the layer is mounted */
+  readonly diskDir: string;
+  /** where the layer's tree appears */
   readonly root: string;
+}
+
+/** LayerSource is a file on a filesystem: the medium's /keel/components.sqsh, or a partition's layer. */
+export interface LayerSource {
+  readonly device: string;
+  readonly fstype: 'iso9660' | 'vfat' | 'xfs';
+  /** the layer's path on it, relative */
+  readonly file: string;
+  /** where the filesystem is mounted */
+  readonly dir: string;
 }
 
 const mounted = (dir: string) => readMountInfo().some((m) => m.mountPoint === dir);
 
 /**
- * mountLayer mounts `device` (the boot medium) and the layer on it; it returns the layer's packages.txt,
- * or undefined when the medium carries no layer (an ISO built without one).
+ * mountLayer mounts the source's filesystem and the layer on it; it returns the layer's packages.txt, or
+ * undefined when the filesystem holds no such file (then a disk's partition is unmounted again; a medium
+ * stays, as it always did).
  */
-export function mountLayer(device: string, at: LayerMount): string | undefined {
-  if (!mounted(at.root)) {
-    if (!mounted(at.mediumDir)) {
-      mkdirSync(at.mediumDir, { recursive: true, mode: 0o755 });
-      mount(device, at.mediumDir, 'iso9660', { flags: MS.RDONLY | MS.NOSUID | MS.NODEV });
+export function mountLayer(src: LayerSource, root: string): string | undefined {
+  if (!mounted(root)) {
+    const ours = !mounted(src.dir);
+    if (ours) {
+      mkdirSync(src.dir, { recursive: true, mode: 0o755 });
+      mount(src.device, src.dir, src.fstype, { flags: MS.RDONLY | MS.NOSUID | MS.NODEV });
     }
-    const file = join(at.mediumDir, LAYER_ON_MEDIUM);
-    if (!existsSync(file)) return undefined;
+    const file = join(src.dir, src.file);
+    if (!existsSync(file)) {
+      if (ours && src.fstype !== 'iso9660') umount(src.dir);
+      return undefined;
+    }
     const loop = attachLoop(file);
     try {
-      mkdirSync(at.root, { recursive: true, mode: 0o755 });
-      mount(loop.device, at.root, 'squashfs', { flags: MS.RDONLY | MS.NODEV });
+      mkdirSync(root, { recursive: true, mode: 0o755 });
+      mount(loop.device, root, 'squashfs', { flags: MS.RDONLY | MS.NODEV });
     } finally {
       loop.release();
     }
   }
-  return readFileSync(join(at.root, PACKAGES_FILE), 'utf8');
+  return readFileSync(join(root, PACKAGES_FILE), 'utf8');
 }

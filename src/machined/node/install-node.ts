@@ -24,6 +24,8 @@ import { type InstallInputs, type InstallPlan, ISO_LABEL, planInstall } from './
 
 /** where the install mounts the boot medium and, for a moment, the new EFI and BOOT */
 export const INSTALL_SCRATCH = '/run/install';
+/** the components layer's path on Keel's ISO (controllers/runtime mounts it from there too) */
+const LAYER_ON_MEDIUM = 'keel/components.sqsh';
 const TOOL_PATH = '/usr/sbin:/usr/bin:/sbin:/bin';
 /** how long discovery may take to settle before the node judges whether it is installed */
 const DISCOVERY_MS = 60_000;
@@ -140,6 +142,10 @@ export async function installFromMedium(
         coreImg: join(assets, 'core.img'),
         kernel: join(media, 'boot/vmlinuz'),
         initramfs: join(media, 'boot/initramfs'),
+        // the components layer goes to the disk too, so an installed node runs etcd without the medium
+        ...(existsSync(join(media, LAYER_ON_MEDIUM))
+          ? { componentsLayer: join(media, LAYER_ON_MEDIUM) }
+          : {}),
       },
       version: opts.version,
       cmdline,
