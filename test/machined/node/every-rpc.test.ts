@@ -71,6 +71,7 @@ function handledPaths(): Set<string> {
     clients: present,
     meta: present,
     etcd: present,
+    containerd: present,
   };
   return new Set([
     '/machine.MachineService/Version',
@@ -285,6 +286,27 @@ const CASES: Record<string, (c: Clients) => Promise<void>> = {
   // a real reboot is container.test.ts's; POWERCYCLE reaches the handler and is refused without rebooting
   '/machine.MachineService/Reboot': ({ machine }) =>
     unimplementedWithMessage(callUnary(machine, 'Reboot', { mode: 'POWERCYCLE' }), /POWERCYCLE/),
+  // nor containerd: the container RPCs say so, naming it, with upstream's Unavailable
+  ...Object.fromEntries(
+    (
+      [
+        ['/machine.MachineService/Containers', false, '0a0673797374656d'], // namespace "system"
+        ['/machine.MachineService/ImageList', true, '0801'], // NS_SYSTEM
+        ['/machine.ImageService/List', true, '0a0408011001'], // CRI driver, NS_SYSTEM
+      ] as const
+    ).map(([path, responseStream, hex]) => [
+      path,
+      async ({ machine }: Clients) => {
+        const o = await rawCall(
+          machine,
+          { path, requestStream: false, responseStream },
+          Buffer.from(hex, 'hex'),
+        );
+        expect(o, path).toMatchObject({ ok: false, code: status.UNAVAILABLE });
+        expect((o as { details: string }).details, path).toMatch(/error connecting to containerd/);
+      },
+    ]),
+  ),
   // a control plane without the etcd binary (this container node has no components layer) runs no etcd:
   // every etcd call says so with upstream's codes
   ...Object.fromEntries(
