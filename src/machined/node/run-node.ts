@@ -7,6 +7,8 @@ import { join } from 'node:path';
 import { containerdSocket } from '../../../controllers/cri/containerd.js';
 import { RUNNING_MAINTENANCE_TASK } from '../../../controllers/runtime/machine-stage.js';
 import { NODE_ADDRESS_CURRENT_ID, NodeAddress } from '../../../resources/network/index.js';
+import { COMPONENTS_LAYER_ID, ComponentsLayer } from '../../../resources/runtime/index.js';
+import { debugHandlers } from '../../api/debug/index.js';
 import type { HandlerMap } from '../../api/handlers.js';
 import { systemInfoHandlers } from '../../api/machine/index.js';
 import { type StatefulDeps, statefulHandlers } from '../../api/machine-stateful/index.js';
@@ -24,6 +26,7 @@ import { defaultSequences, Sequencer } from '../sequencer/index.js';
 import {
   cgroup2Placer,
   containerKind,
+  debugContainers,
   processKind,
   SpecHost,
   Supervisor,
@@ -234,6 +237,16 @@ export async function runNode(start: NodeStart): Promise<Node> {
       ...(container ? { nodeFiles: new Map([[BOOT_ID_PATH, () => `${bootId}\n`]]) } : {}),
     }),
     ...statefulHandlers(deps),
+    // talosctl debug: a container from the node's own images, through the layer's ctr
+    ...debugHandlers(
+      debugContainers({
+        address: containerdSocket(containerdPaths),
+        ctr: async () => {
+          const layer = await state.get(ComponentsLayer.pointer(COMPONENTS_LAYER_ID)).catch(() => undefined);
+          return layer ? join((layer as ComponentsLayer).spec.root, 'usr/bin/ctr') : undefined;
+        },
+      }),
+    ),
   };
   supervisor.load(
     apidService({

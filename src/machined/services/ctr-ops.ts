@@ -9,6 +9,8 @@ export interface CtrOps {
   images(opts?: { signal?: AbortSignal }): Promise<CtrImage[]>;
   /** removes every container `owner` made, with its task and snapshot */
   sweep(owner: string): Promise<void>;
+  /** whether the container's task has been started (running, or stopped since) */
+  taskStarted(id: string): Promise<boolean>;
   /** sends a signal (a number, or a name such as SIGKILL) to a container's task; false: no such task */
   kill(id: string, signal: number | string): Promise<boolean>;
 }
@@ -39,6 +41,11 @@ export function ctrOps(t: CtrTarget, spawn: SpawnFn = nodeSpawn): CtrOps {
         await unlessGone(ctr(['containers', 'delete', id]));
       }
     },
+    taskStarted: async (id) =>
+      (await ctr(['tasks', 'ls']))
+        .split('\n')
+        .map((l) => l.trim().split(/\s+/))
+        .some(([task, , status]) => task === id && status !== undefined && status !== 'CREATED'),
     kill: (id, signal) => unlessGone(ctr(['tasks', 'kill', '--signal', String(signal), id])),
   };
 }

@@ -8,6 +8,7 @@ export * from './container-kind.js';
 export * from './containerd-runner.js';
 export * from './ctr-args.js';
 export * from './ctr-ops.js';
+export * from './debug-containers.js';
 export * from './errors.js';
 export * from './graph.js';
 export * from './health.js';
