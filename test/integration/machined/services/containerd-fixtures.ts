@@ -1,8 +1,7 @@
 // Real containerd for the tests: the components cache's containerd, shim, ctr and runc in a throw-away
-// root, and a one-binary busybox image written as an OCI archive and imported with the layer's ctr.
+// root, and the layer's toolbox image (busybox) imported with the layer's ctr.
 // Everything a test starts here is stopped and removed by `stop`, which also runs when the test failed.
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
-import { createHash } from 'node:crypto';
 import {
   copyFileSync,
   existsSync,
@@ -14,11 +13,7 @@ import {
 } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { TAR_END, tarHeader, tarPadding } from '../../../../src/sys/fs/index.js';
 import { componentDir } from '../../../etcd/fixtures.js';
-
-/** a static busybox from Debian's busybox-static: the image's only file, and its sh */
-export const BUSYBOX = '/bin/busybox';
 
 export interface TestContainerd {
   /** its socket */
@@ -112,94 +107,13 @@ export async function startContainerd(): Promise<TestContainerd> {
   return { address, bin, ctr, ctrIn, stop };
 }
 
-const sha256 = (b: Buffer) => createHash('sha256').update(b).digest('hex');
-
-/** tarOf writes an uncompressed layer: busybox at /bin/busybox, /bin/sh a link to it, and /tmp. */
-function busyboxLayer(): Buffer {
-  const bb = readFileSync(BUSYBOX);
-  const entry = { mode: 0o755, uid: 0, gid: 0, mtime: 0 };
-  return Buffer.concat([
-    tarHeader({ ...entry, name: 'bin/', type: 'directory', size: 0 }),
-    tarHeader({ ...entry, name: 'bin/busybox', type: 'file', size: bb.length }),
-    bb,
-    tarPadding(bb.length),
-    tarHeader({ ...entry, name: 'bin/sh', type: 'symlink', size: 0, linkname: 'busybox' }),
-    tarHeader({ ...entry, name: 'tmp/', type: 'directory', size: 0, mode: 0o1777 }),
-    TAR_END,
-  ]);
-}
-
 /**
- * writeBusyboxArchive writes an OCI image layout as a tar, its index naming the image `ref` (the
- * annotation ctr's import reads), and returns the manifest's digest.
+ * importToolbox imports the components layer's toolbox image (busybox, from the components cache) into a
+ * namespace and tags it `ref`, so a test names the image it runs without depending on its version.
  */
-export function writeBusyboxArchive(path: string, ref: string): string {
-  if (!existsSync(BUSYBOX))
-    throw new Error(`${BUSYBOX} is missing: the image fixture needs Debian's busybox-static package`);
-  const blobs: Buffer[] = [];
-  const blob = (b: Buffer, mediaType: string) => {
-    blobs.push(b);
-    return { mediaType, digest: `sha256:${sha256(b)}`, size: b.length };
-  };
-  const layer = busyboxLayer();
-  const layerDesc = blob(layer, 'application/vnd.oci.image.layer.v1.tar');
-  const config = blob(
-    Buffer.from(
-      JSON.stringify({
-        architecture: 'amd64',
-        os: 'linux',
-        config: { Env: ['PATH=/bin'], Cmd: ['/bin/sh'] },
-        rootfs: { type: 'layers', diff_ids: [layerDesc.digest] },
-      }),
-    ),
-    'application/vnd.oci.image.config.v1+json',
-  );
-  const manifest = blob(
-    Buffer.from(
-      JSON.stringify({
-        schemaVersion: 2,
-        mediaType: 'application/vnd.oci.image.manifest.v1+json',
-        config,
-        layers: [layerDesc],
-      }),
-    ),
-    'application/vnd.oci.image.manifest.v1+json',
-  );
-  const index = Buffer.from(
-    JSON.stringify({
-      schemaVersion: 2,
-      manifests: [
-        {
-          ...manifest,
-          platform: { architecture: 'amd64', os: 'linux' },
-          annotations: { 'io.containerd.image.name': ref },
-        },
-      ],
-    }),
-  );
-  const file = (name: string, data: Buffer) => [
-    tarHeader({ name, type: 'file', mode: 0o644, uid: 0, gid: 0, mtime: 0, size: data.length }),
-    data,
-    tarPadding(data.length),
-  ];
-  const parts = [
-    ...file('oci-layout', Buffer.from('{"imageLayoutVersion":"1.0.0"}')),
-    ...file('index.json', index),
-    ...blobs.flatMap((b) => file(`blobs/sha256/${sha256(b)}`, b)),
-    TAR_END,
-  ];
-  writeFileSync(path, Buffer.concat(parts));
-  return manifest.digest;
-}
-
-/** importBusybox imports the fixture image as `ref` into a namespace and returns its digest. */
-export function importBusybox(c: TestContainerd, namespace: string, ref: string): string {
-  const archive = join(tmpdir(), `keel-busybox-${process.pid}-${Date.now()}.tar`);
-  try {
-    const digest = writeBusyboxArchive(archive, ref);
-    c.ctrIn(namespace, 'images', 'import', archive);
-    return digest;
-  } finally {
-    rmSync(archive, { force: true });
-  }
+export function importToolbox(c: TestContainerd, namespace: string, ref: string): void {
+  const box = componentDir('toolbox');
+  const shipped = (JSON.parse(readFileSync(join(box, 'image.json'), 'utf8')) as { ref: string }).ref;
+  c.ctrIn(namespace, 'images', 'import', join(box, 'toolbox.tar'));
+  c.ctrIn(namespace, 'images', 'tag', '--force', shipped, ref);
 }

@@ -16,7 +16,7 @@ import {
 import { ctrGlobal, OWNER_LABEL } from '../../../../src/machined/services/ctr-args.js';
 import type { RunOutcome } from '../../../../src/machined/services/runner.js';
 import { newSupervisor, waitService } from '../../../machined/services/helpers.js';
-import { importBusybox, startContainerd, type TestContainerd } from './containerd-fixtures.js';
+import { importToolbox, startContainerd, type TestContainerd } from './containerd-fixtures.js';
 
 const IMAGE = 'keel.dev/test/busybox:v1';
 const NS = 'system';
@@ -24,7 +24,7 @@ let c: TestContainerd;
 
 beforeAll(async () => {
   c = await startContainerd();
-  importBusybox(c, NS, IMAGE);
+  importToolbox(c, NS, IMAGE);
 }, 120_000);
 afterAll(() => c?.stop());
 
