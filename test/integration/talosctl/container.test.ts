@@ -1,12 +1,20 @@
 // The stock talosctl drives a container-mode node: every command the suite lists either works and prints
 // what upstream prints for that data, or answers a clear Unimplemented naming its RPC. Never a hang (each
 // call has a deadline), a decode error or a raw transport error. docs/talosctl.md keeps the same list.
-import { spawnSync } from 'node:child_process';
+import { execFileSync, spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  copyComponents,
+  HELLO_C,
+  removeEverything,
+  staticProgram,
+  unmountUnder,
+} from '../../containerd/fixtures.js';
+import { ociArchive } from '../../containerd/oci-archive.js';
 import { cleanup, freePort, type NodeProcess, spawnNode, tempStateDir } from '../../machined/node/harness.js';
 import { killTalosctls, type Run, talosctl, talosctlFollow, talosctlPath } from './talosctl.js';
 
@@ -199,9 +207,8 @@ describe('talosctl against a container node', () => {
     expect(out).toMatch(/Roles:\s+os:admin/);
   });
 
-  it('time, containers, stats, netstat: Unimplemented, naming the RPC', async () => {
+  it('time, stats, netstat: Unimplemented, naming the RPC', async () => {
     unimplemented(await tc('time'), 'Time');
-    unimplemented(await tc('containers'), '/machine.MachineService/Containers');
     unimplemented(await tc('stats'), '/machine.MachineService/Stats');
     unimplemented(await tc('netstat'), '/machine.MachineService/Netstat');
   });
@@ -251,6 +258,93 @@ describe('talosctl against a container node', () => {
     expect(r.output).toContain('events check condition met');
     expect(await node.exited).toBe(0);
   }, 90_000);
+});
+
+describe('talosctl with the node’s containerd (the components layer given)', () => {
+  let wdir: string;
+  let wstate: string;
+  let wnode: NodeProcess;
+  const wtc = (...args: string[]) =>
+    talosctl(bin, ['-e', wnode.address, '-n', '127.0.0.1', ...args], { talosconfig, cwd: wdir });
+
+  beforeAll(async () => {
+    // the layer here holds containerd and runc, no etcd: this control plane serves its API and runs
+    // containerd, but is never ready (its etcd cannot run), so it is a node of its own
+    wdir = mkdtempSync(join(tmpdir(), 'keel-talosctl-w-'));
+    copyComponents(join(wdir, 'components'));
+    wstate = tempStateDir();
+    wnode = await spawnNode(wstate, await freePort(), ['--components', join(wdir, 'components')]);
+    await wnode.waitForLine(/server certificate fingerprint: /);
+    const applied = await talosctl(
+      bin,
+      ['apply-config', '--insecure', '-n', wnode.address, '-f', join(dir, 'controlplane.yaml')],
+      { cwd: wdir },
+    );
+    expect(applied.code, applied.output).toBe(0);
+    await wnode.waitForLine(/api: serving with mutual TLS/);
+  }, 120_000);
+
+  afterAll(async () => {
+    // SIGTERM runs the shutdown sequence, which stops containerd (a SIGKILL would leave it running)
+    if (wnode && wnode.child.exitCode === null) {
+      wnode.child.kill('SIGTERM');
+      await Promise.race([wnode.exited, new Promise((r) => setTimeout(r, 30_000))]);
+    }
+    // what containerd mounted for a container, should a failure have left one
+    if (wstate) unmountUnder(wstate);
+    if (wdir) rmSync(wdir, { recursive: true, force: true });
+  }, 60_000);
+
+  it('containers, containers -k, image list and logs -k read the node’s containerd', async () => {
+    const bin = join(wdir, 'components/usr/bin');
+    const socket = join(wstate, 'run/containerd/containerd.sock');
+    const ctr = (...args: string[]) =>
+      execFileSync(join(bin, 'ctr'), ['--address', socket, ...args], { encoding: 'utf8', stdio: 'pipe' });
+    for (const deadline = Date.now() + 60_000; ; ) {
+      // not registered until the controllers have derived its spec
+      if (/HEALTH\s+OK/.test((await wtc('service', 'containerd')).stdout)) break;
+      expect(Date.now() < deadline, 'containerd healthy').toBe(true);
+      await new Promise((r) => setTimeout(r, 500));
+    }
+    const program = staticProgram(wdir, 'hello', HELLO_C);
+    const hello = ociArchive(
+      'docker.io/keel/hello:1',
+      [{ path: 'hello', content: program, mode: 0o755 }],
+      ['/hello'],
+    );
+    writeFileSync(join(wdir, 'hello.tar'), hello.tar);
+    try {
+      for (const ns of ['system', 'k8s.io']) ctr('-n', ns, 'images', 'import', join(wdir, 'hello.tar'));
+      ctr('-n', 'system', 'run', '-d', 'docker.io/keel/hello:1', 'hello');
+      expect(works(await wtc('containers'))).toMatch(
+        /^NODE\s+NAMESPACE\s+ID\s+IMAGE\s+PID\s+STATUS\n127\.0\.0\.1\s+system\s+hello\s+docker\.io\/keel\/hello:1\s+\d+\s+RUNNING\n$/,
+      );
+      // the CRI has no pod here: its header alone
+      expect(works(await wtc('containers', '-k')).trim()).toMatch(
+        /^NODE\s+NAMESPACE\s+ID\s+IMAGE\s+PID\s+STATUS$/,
+      );
+      for (const args of [
+        ['image', 'list'],
+        ['image', 'list', '--namespace', 'system'],
+      ]) {
+        const list = works(await wtc(...args));
+        expect(list, args.join(' ')).toMatch(/^NODE\s+IMAGE\s+DIGEST\s+SIZE\s+LABELS\s+CREATED\n/);
+        // the size as containerd counts it (manifest, config, layer), as talosctl prints bytes
+        const kB = Math.round(hello.size / 1000);
+        expect(list, args.join(' ')).toMatch(
+          new RegExp(
+            `\\n127\\.0\\.0\\.1\\s+docker\\.io/keel/hello:1\\s+${hello.manifestDigest}\\s+${kB} kB\\s+\\d{4}-`,
+          ),
+        );
+      }
+      const missing = await wtc('logs', '-k', 'default/web:hello');
+      expect(missing.code, missing.output).not.toBe(0);
+      expect(missing.output).toContain('code = NotFound');
+      expect(missing.output).toContain('container "default/web:hello" not found');
+    } finally {
+      await removeEverything(socket, ctr);
+    }
+  }, 120_000);
 });
 
 describe('talosctl with a keelctl-generated config', () => {
