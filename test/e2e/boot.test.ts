@@ -147,8 +147,8 @@ describe('the Keel ISO in QEMU', () => {
       const talosconfig = talosconfigFor(port);
       const tc = (...args: string[]) => talosctl(bin, args, { talosconfig, cwd: dir, timeoutMs: 120_000 });
       await vm.waitForLine(/node running/, { timeoutMs: BOOT_MS });
-      // a live node (nothing installed) has no EPHEMERAL, so no /var for the services the components layer
-      // brings (etcd, containerd): running, but not ready until they run (test/e2e/etcd.test.ts installs)
+      // a live node (nothing installed) keeps /var in memory: containerd runs from the components layer, and
+      // the node is running but not ready until etcd is bootstrapped (test/e2e/etcd.test.ts does that)
       await retry('MachineStatus running, waiting on etcd', async () => {
         const status = await getResource(port, admin(), 'MachineStatuses.runtime.talos.dev', 'machine');
         expect(status).toMatch(/stage: running/);
@@ -161,6 +161,9 @@ describe('the Keel ISO in QEMU', () => {
       const services = await serviceStates(port);
       expect(services.get('apid')).toMatchObject({ state: 'Running' });
       expect(services.get('udevd')).toMatchObject({ state: 'Running' });
+      await retry('containerd running on the in-memory /var', async () =>
+        expect((await serviceStates(port)).get('containerd')).toMatchObject({ state: 'Running' }),
+      );
 
       expect(works(await tc('version'))).toMatch(/Server:\n\tNODE:\s+10\.0\.2\.15\n\tTag:\s+v1\.13\.0\+keel/);
       // the network is Keel's own: QEMU's DHCP server answered Keel's client (the kernel has no ip=)

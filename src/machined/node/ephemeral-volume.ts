@@ -1,6 +1,7 @@
 // The sequences' volumes. The Boot sequence's EPHEMERAL: machined asks for the volume to be mounted at
 // /var and waits until it is. A node without a system disk (a live boot from the ISO, nothing installed)
-// has no EPHEMERAL to wait for: /var then stays where the root filesystem has it, and the boot goes on.
+// has no EPHEMERAL to wait for: /var is then a tmpfs (the root filesystem's /var is read-only), so the
+// services that keep state there (containerd, etcd) run, and lose it at the next boot.
 // Before a wipe or a power-down, the volume lifecycle is torn down.
 import {
   BLOCK_NAMESPACE,
@@ -10,19 +11,28 @@ import {
   VolumeMountStatus,
 } from '../../../resources/block/index.js';
 import type { State } from '../../cosi/state/state.js';
+import { MS, mount } from '../../sys/mount.js';
+import { readMountInfo } from '../../sys/mountinfo.js';
 import type { Volumes } from '../sequencer/index.js';
 import { teardownVolumeLifecycle } from './volume-lifecycle.js';
 
 export const EPHEMERAL_VOLUME_ID = 'EPHEMERAL';
 export const EPHEMERAL_MOUNT_REQUEST_ID = 'sequencer-EPHEMERAL';
 
+/** varInMemory mounts a tmpfs at /var, unless something is mounted there already (a sequence re-run). */
+export function varInMemory(target = '/var'): boolean {
+  if (readMountInfo().some((m) => m.mountPoint === target)) return false;
+  mount('tmpfs', target, 'tmpfs', { flags: MS.NOSUID | MS.NODEV, data: 'mode=0755' });
+  return true;
+}
+
 /** ephemeralVolumes is the Boot sequence's view of the node's volumes. */
-export function ephemeralVolumes(state: State): Volumes {
+export function ephemeralVolumes(state: State, inMemory: () => boolean = varInMemory): Volumes {
   return {
     async mountEphemeral({ signal, log }) {
       const sys = await state.get(SystemDisk.pointer(SYSTEM_DISK_ID, BLOCK_NAMESPACE)).catch(() => undefined);
       if (!sys) {
-        log('no system disk: /var stays in memory');
+        if (inMemory()) log('no system disk: /var is a tmpfs, its contents lost at the next boot');
         return;
       }
       await state.modify(
