@@ -2,6 +2,7 @@
 // signals and terminal sizes. The container runs from a local image with upstream's privileged profile;
 // its stdout and stderr stream back as stdout_data, a client's half-close closes its stdin, and its exit
 // code ends the stream. A client that goes away takes the container with it (the call's signal).
+import { apiErrorOf } from '../containers/connect.js';
 import { ApiError } from '../errors.js';
 import { type ApiMessage, bidiStreamHandler } from '../handlers.js';
 import type { DebugContainer, DebugDeps } from './deps.js';
@@ -21,7 +22,10 @@ export const containerRunHandler = (deps: DebugDeps) =>
       throw new ApiError('invalid-argument', `unsupported debug container profile: ${profile}`);
     const namespace = namespaceOf(spec.containerd);
     const ref = String(spec.image_name ?? '');
-    const image = findImage(ref, await deps.images(namespace, { signal: ctx.signal }));
+    const image = findImage(
+      ref,
+      await deps.images(namespace, { signal: ctx.signal }).catch((e) => Promise.reject(apiErrorOf(e))),
+    );
     if (!image) throw notPresent(ref, namespace);
     const container = await deps.run(
       {

@@ -1,6 +1,7 @@
 // ImageService.Pull, answered from the images already in the node: Keel ships its images in the components
 // layer and pulls nothing at run time. A present image is answered as upstream's finished pull is, with
 // its name pinned to its digest; an absent one is NOT_FOUND, saying so.
+import { apiErrorOf } from '../containers/connect.js';
 import { ApiError } from '../errors.js';
 import { serverStreamHandler } from '../handlers.js';
 import type { DebugDeps } from './deps.js';
@@ -12,7 +13,10 @@ export const imagePullHandler = (deps: Pick<DebugDeps, 'images'>) =>
     const namespace = namespaceOf(req.containerd);
     const ref = String(req.image_ref ?? '');
     if (!ref) throw new ApiError('invalid-argument', 'image_ref is required');
-    const image = findImage(ref, await deps.images(namespace, { signal: ctx.signal }));
+    const image = findImage(
+      ref,
+      await deps.images(namespace, { signal: ctx.signal }).catch((e) => Promise.reject(apiErrorOf(e))),
+    );
     if (!image) throw notPresent(ref, namespace);
     await send({ name: pulledName(ref, image) });
   });

@@ -6,6 +6,7 @@ import { randomBytes } from 'node:crypto';
 import { constants } from 'node:os';
 import { PassThrough } from 'node:stream';
 import type { DebugContainer, DebugDeps, DebugRun } from '../../api/debug/index.js';
+import { ContainerdClient } from '../../containerd/index.js';
 import { ctrRunArgs } from './ctr-args.js';
 import { ctrOps } from './ctr-ops.js';
 import { ServiceError } from './errors.js';
@@ -33,7 +34,16 @@ export function debugContainers(o: DebugContainersOptions): DebugDeps {
     return { ctr, address: o.address, namespace };
   };
   return {
-    images: async (namespace, { signal }) => ctrOps(await target(namespace)).images({ signal }),
+    // containerd's own API: answers (or says containerd is down) even before the layer's ctr is known
+    images: async (namespace, { signal }) => {
+      const client = new ContainerdClient({ socket: o.address });
+      try {
+        const list = await client.images({ namespace, signal });
+        return list.map((i) => ({ name: i.name, digest: i.target.digest }));
+      } finally {
+        client.close();
+      }
+    },
     run: async (req, { signal }) => start(await target(req.namespace), req, signal, o),
   };
 }

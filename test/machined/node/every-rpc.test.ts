@@ -4,6 +4,7 @@
 import { gunzipSync } from 'node:zlib';
 import { type ChannelCredentials, type Client, credentials, type ServiceError, status } from '@grpc/grpc-js';
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { debugHandlers } from '../../../src/api/debug/index.js';
 import { type HandlerMap, serverStreamHandler, unaryHandler } from '../../../src/api/handlers.js';
 import { systemInfoHandlers } from '../../../src/api/machine/index.js';
 import { type StatefulDeps, statefulHandlers } from '../../../src/api/machine-stateful/index.js';
@@ -77,6 +78,7 @@ function handledPaths(): Set<string> {
     '/machine.MachineService/Version',
     ...Object.keys(systemInfoHandlers({ dependencyGraph: () => present })),
     ...Object.keys(statefulHandlers(deps)),
+    ...Object.keys(debugHandlers(present)),
   ]);
 }
 
@@ -293,6 +295,7 @@ const CASES: Record<string, (c: Clients) => Promise<void>> = {
         ['/machine.MachineService/Containers', false, '0a0673797374656d'], // namespace "system"
         ['/machine.MachineService/ImageList', true, '0801'], // NS_SYSTEM
         ['/machine.ImageService/List', true, '0a0408011001'], // CRI driver, NS_SYSTEM
+        ['/machine.ImageService/Pull', true, '0a0210011a0178'], // NS_SYSTEM, image "x"
       ] as const
     ).map(([path, responseStream, hex]) => [
       path,
@@ -307,6 +310,13 @@ const CASES: Record<string, (c: Clients) => Promise<void>> = {
       },
     ]),
   ),
+  // a debug session must open with its container's spec
+  '/machine.DebugService/ContainerRun': async ({ machine }) => {
+    const path = '/machine.DebugService/ContainerRun';
+    const o = await rawCall(machine, { path, requestStream: true, responseStream: true }, Buffer.alloc(0));
+    expect(o, path).toMatchObject({ ok: false, code: status.INVALID_ARGUMENT });
+    expect((o as { details: string }).details, path).toMatch(/expected debug container spec/);
+  },
   // a control plane without the etcd binary (this container node has no components layer) runs no etcd:
   // every etcd call says so with upstream's codes
   ...Object.fromEntries(
