@@ -3,6 +3,7 @@
 // unreachable, as etcd's own client balances; an error etcd gives keeps its gRPC code.
 import { ChannelCredentials, Client, Metadata, type ServiceError, status } from '@grpc/grpc-js';
 import type protobuf from 'protobufjs';
+import { checkNamed, serverNameOptions } from '../pki/server-name.js';
 import { EtcdError } from './errors.js';
 import { etcdType } from './schema.js';
 
@@ -71,10 +72,13 @@ export class EtcdClient {
       Buffer.from(opts.tls.ca),
       Buffer.from(opts.tls.key),
       Buffer.from(opts.tls.cert),
+      { checkServerIdentity: checkNamed },
     );
     this.#targets = opts.endpoints.map(hostPort);
     // one channel per endpoint: a single channel would pick among them without telling which answered
-    this.#clients = this.#targets.map((t) => new Client(t, creds, { 'grpc.max_receive_message_length': -1 }));
+    this.#clients = this.#targets.map(
+      (t) => new Client(t, creds, { ...serverNameOptions(t), 'grpc.max_receive_message_length': -1 }),
+    );
     this.#timeoutMs = opts.timeoutMs ?? 10_000;
   }
 

@@ -10,7 +10,6 @@ import {
   type ServiceError,
 } from '@grpc/grpc-js';
 import { loadApiProto } from '../../src/api/proto.js';
-import { checkNamed, serverNameOptions } from '../../src/api/tls/server-name.js';
 import { registerDefault, registerNamespace, registerResource } from '../../src/cosi/resource/meta/index.js';
 import { defineResource } from '../../src/cosi/resource/typed.js';
 import type { CoreState } from '../../src/cosi/state/core.js';
@@ -25,6 +24,7 @@ import {
   Role,
   standardKeyLabel,
 } from '../../src/pki/index.js';
+import { checkNamed, serverNameOptions } from '../../src/pki/server-name.js';
 
 export interface TestPKI {
   readonly osCA: CertificateAndKey;

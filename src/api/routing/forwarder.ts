@@ -2,8 +2,8 @@
 // requests and replies through untouched so that no method needs code of its own.
 import { type CallOptions, Client, credentials, type Metadata } from '@grpc/grpc-js';
 import { type CertificateAndKey, standardKeyLabel } from '../../pki/index.js';
+import { checkNamed, serverNameOptions } from '../../pki/server-name.js';
 import { ApiError } from '../errors.js';
-import { checkNamed, serverNameOptions } from '../tls/server-name.js';
 import { dialFailureWords } from './dial-failure.js';
 
 /** The port apid listens on. */

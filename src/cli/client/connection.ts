@@ -11,9 +11,9 @@ import {
   type ServiceError,
 } from '@grpc/grpc-js';
 import { loadApiProto } from '../../api/proto.js';
-import { serverNameOptions } from '../../api/tls/server-name.js';
 import { type GrpcCoreState, grpcCoreState } from '../../cosi/api/index.js';
 import { defaultRegistry } from '../../cosi/resource/registry.js';
+import { serverNameOptions } from '../../pki/server-name.js';
 import { ClientError, isCancelled } from './errors.js';
 import { type Auth, transportText } from './transport.js';
 

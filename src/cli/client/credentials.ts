@@ -1,8 +1,8 @@
 // TLS credentials for the API: mutual TLS from a talosconfig context, or --insecure for maintenance mode.
 import { type ChannelCredentials, credentials } from '@grpc/grpc-js';
-import { checkNamed } from '../../api/tls/server-name.js';
 import type { TalosconfigContext } from '../../config/generate/talosconfig.js';
 import { standardKeyLabel } from '../../pki/index.js';
+import { checkNamed } from '../../pki/server-name.js';
 import { ClientError } from './errors.js';
 
 const fromBase64 = (field: string, value: string | undefined, context: string): string => {
