@@ -23,6 +23,8 @@ export interface ContainerdPaths {
   readonly config: string;
   /** /etc/cni/net.d: the CNI network configs (the network plugin's, with Kubernetes) */
   readonly cniConf: string;
+  /** a container node (container mode): it shares its host's kernel, which changes the CRI's config */
+  readonly containerMode?: boolean;
 }
 
 export const containerdSocket = (p: ContainerdPaths): string => `${p.state}/containerd.sock`;
@@ -49,7 +51,12 @@ export function containerdServiceController(paths: ContainerdPaths) {
   });
 }
 
-/** containerdConfig is containerd's config.toml (version 3, for containerd 2.x). */
+/**
+ * containerdConfig is containerd's config.toml (version 3, for containerd 2.x). A container node shares
+ * its host's kernel and cannot lower an OOM score below its own, so the CRI there raises each score it
+ * sets (a pod sandbox's -998) to containerd's own rather than fail the pod; a node leaves it unset, as
+ * upstream.
+ */
 export function containerdConfig(layerRoot: string, p: ContainerdPaths): string {
   return [
     'version = 3',
@@ -59,6 +66,9 @@ export function containerdConfig(layerRoot: string, p: ContainerdPaths): string 
     '[grpc]',
     `  address = ${JSON.stringify(containerdSocket(p))}`,
     '',
+    ...(p.containerMode
+      ? ["[plugins.'io.containerd.cri.v1.runtime']", '  restrict_oom_score_adj = true', '']
+      : []),
     "[plugins.'io.containerd.cri.v1.runtime'.cni]",
     `  bin_dirs = [${JSON.stringify(`${layerRoot}/opt/cni/bin`)}]`,
     `  conf_dir = ${JSON.stringify(p.cniConf)}`,

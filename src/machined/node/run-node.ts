@@ -116,6 +116,7 @@ export async function runNode(start: NodeStart): Promise<Node> {
     state: join(root, 'run/containerd'),
     config: join(root, 'run/containerd'),
     cniConf: join(root, 'etc/cni/net.d'),
+    ...(container ? { containerMode: true } : {}),
   };
   const udevd = container ? undefined : udevdService({ cgroups: cgroup2Placer(), spawn: spawnWithoutFork });
   if (udevd) supervisor.load(udevd);

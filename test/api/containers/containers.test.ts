@@ -199,6 +199,10 @@ describe('image lists', () => {
     expect(cri.map((i) => i.name)).toEqual(
       expect.arrayContaining(['docker.io/keel/hello:1', 'registry.k8s.io/pause:3.10.2']),
     );
+    // labels on the wire (field 5): the CRI marks the images it has taken in as its own
+    expect(cri.find((i) => i.name === 'docker.io/keel/hello:1')?.labels).toEqual({
+      'io.cri-containerd.image': 'managed',
+    });
   });
 
   it('ImageService.List refuses an unknown namespace and CRI with the containerd driver', async () => {

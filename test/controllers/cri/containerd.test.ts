@@ -28,6 +28,21 @@ describe('containerd service spec', () => {
     );
   });
 
+  it('restricts the CRI’s oom_score_adj on a container node only, which cannot lower its own', () => {
+    const toml = containerdConfig('/run/keel/components', { ...paths, containerMode: true });
+    expect(toml).toContain(
+      [
+        '  address = "/run/containerd/containerd.sock"',
+        '',
+        "[plugins.'io.containerd.cri.v1.runtime']",
+        '  restrict_oom_score_adj = true',
+        '',
+        "[plugins.'io.containerd.cri.v1.runtime'.cni]",
+      ].join('\n'),
+    );
+    expect(containerdConfig('/run/keel/components', paths)).not.toContain('oom');
+  });
+
   it('runs the layer’s containerd with its shim and runc on PATH, healthy once its socket accepts', () => {
     const s = containerdServiceSpec('/run/keel/components', paths);
     expect(s.args).toEqual([

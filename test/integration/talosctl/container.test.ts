@@ -8,13 +8,16 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
+  CriWriter,
   copyComponents,
   HELLO_C,
   removeEverything,
+  SANDBOX_IMAGE,
+  sandboxImage,
   staticProgram,
   unmountUnder,
 } from '../../containerd/fixtures.js';
-import { ociArchive } from '../../containerd/oci-archive.js';
+import { type OciArchive, ociArchive } from '../../containerd/oci-archive.js';
 import { cleanup, freePort, type NodeProcess, spawnNode, tempStateDir } from '../../machined/node/harness.js';
 import { killTalosctls, type Run, talosctl, talosctlFollow, talosctlPath } from './talosctl.js';
 
@@ -264,8 +267,29 @@ describe('talosctl with the node’s containerd (the components layer given)', (
   let wdir: string;
   let wstate: string;
   let wnode: NodeProcess;
+  let socket: string;
+  let hello: OciArchive;
   const wtc = (...args: string[]) =>
     talosctl(bin, ['-e', wnode.address, '-n', '127.0.0.1', ...args], { talosconfig, cwd: wdir });
+  /** ctr: the layer's, against the node's containerd */
+  const ctr = (...args: string[]) =>
+    execFileSync(join(wdir, 'components/usr/bin/ctr'), ['--address', socket, ...args], {
+      encoding: 'utf8',
+      stdio: 'pipe',
+    });
+  /**
+   * criImport imports an archive into k8s.io and waits until the CRI has taken its image in: it does so on
+   * containerd's event, in its own time, and labels the image as its own (a pod finds none before that)
+   */
+  const criImport = async (file: string, ref: string) => {
+    ctr('-n', 'k8s.io', 'images', 'import', file);
+    for (const deadline = Date.now() + 30_000; ; ) {
+      if (ctr('-n', 'k8s.io', 'images', 'ls', `name==${ref}`).includes('io.cri-containerd.image=managed'))
+        return;
+      expect(Date.now() < deadline, `the CRI takes ${ref} in`).toBe(true);
+      await new Promise((r) => setTimeout(r, 100));
+    }
+  };
 
   beforeAll(async () => {
     // the layer here holds containerd and runc, no etcd: this control plane serves its API and runs
@@ -273,6 +297,7 @@ describe('talosctl with the node’s containerd (the components layer given)', (
     wdir = mkdtempSync(join(tmpdir(), 'keel-talosctl-w-'));
     copyComponents(join(wdir, 'components'));
     wstate = tempStateDir();
+    socket = join(wstate, 'run/containerd/containerd.sock');
     wnode = await spawnNode(wstate, await freePort(), ['--components', join(wdir, 'components')]);
     await wnode.waitForLine(/server certificate fingerprint: /);
     const applied = await talosctl(
@@ -282,24 +307,6 @@ describe('talosctl with the node’s containerd (the components layer given)', (
     );
     expect(applied.code, applied.output).toBe(0);
     await wnode.waitForLine(/api: serving with mutual TLS/);
-  }, 120_000);
-
-  afterAll(async () => {
-    // SIGTERM runs the shutdown sequence, which stops containerd (a SIGKILL would leave it running)
-    if (wnode && wnode.child.exitCode === null) {
-      wnode.child.kill('SIGTERM');
-      await Promise.race([wnode.exited, new Promise((r) => setTimeout(r, 30_000))]);
-    }
-    // what containerd mounted for a container, should a failure have left one
-    if (wstate) unmountUnder(wstate);
-    if (wdir) rmSync(wdir, { recursive: true, force: true });
-  }, 60_000);
-
-  it('containers, containers -k, image list and logs -k read the node’s containerd', async () => {
-    const bin = join(wdir, 'components/usr/bin');
-    const socket = join(wstate, 'run/containerd/containerd.sock');
-    const ctr = (...args: string[]) =>
-      execFileSync(join(bin, 'ctr'), ['--address', socket, ...args], { encoding: 'utf8', stdio: 'pipe' });
     for (const deadline = Date.now() + 60_000; ; ) {
       // not registered until the controllers have derived its spec
       if (/HEALTH\s+OK/.test((await wtc('service', 'containerd')).stdout)) break;
@@ -307,21 +314,37 @@ describe('talosctl with the node’s containerd (the components layer given)', (
       await new Promise((r) => setTimeout(r, 500));
     }
     const program = staticProgram(wdir, 'hello', HELLO_C);
-    const hello = ociArchive(
+    hello = ociArchive(
       'docker.io/keel/hello:1',
       [{ path: 'hello', content: program, mode: 0o755 }],
       ['/hello'],
     );
     writeFileSync(join(wdir, 'hello.tar'), hello.tar);
+    ctr('-n', 'system', 'images', 'import', join(wdir, 'hello.tar'));
+    await criImport(join(wdir, 'hello.tar'), 'docker.io/keel/hello:1');
+  }, 180_000);
+
+  afterAll(async () => {
+    // pods and containers first (their shims outlive containerd), then SIGTERM runs the shutdown
+    // sequence, which stops containerd (a SIGKILL would leave it running)
+    if (wnode && wnode.child.exitCode === null) {
+      try {
+        await removeEverything(socket, ctr);
+      } finally {
+        wnode.child.kill('SIGTERM');
+        await Promise.race([wnode.exited, new Promise((r) => setTimeout(r, 30_000))]);
+      }
+    }
+    // what containerd mounted for a container, should a failure have left one
+    if (wstate) unmountUnder(wstate);
+    if (wdir) rmSync(wdir, { recursive: true, force: true });
+  }, 90_000);
+
+  it('containers, image list (labels too) and logs -k read the node’s containerd', async () => {
     try {
-      for (const ns of ['system', 'k8s.io']) ctr('-n', ns, 'images', 'import', join(wdir, 'hello.tar'));
       ctr('-n', 'system', 'run', '-d', 'docker.io/keel/hello:1', 'hello');
       expect(works(await wtc('containers'))).toMatch(
         /^NODE\s+NAMESPACE\s+ID\s+IMAGE\s+PID\s+STATUS\n127\.0\.0\.1\s+system\s+hello\s+docker\.io\/keel\/hello:1\s+\d+\s+RUNNING\n$/,
-      );
-      // the CRI has no pod here: its header alone
-      expect(works(await wtc('containers', '-k')).trim()).toMatch(
-        /^NODE\s+NAMESPACE\s+ID\s+IMAGE\s+PID\s+STATUS$/,
       );
       for (const args of [
         ['image', 'list'],
@@ -329,11 +352,13 @@ describe('talosctl with the node’s containerd (the components layer given)', (
       ]) {
         const list = works(await wtc(...args));
         expect(list, args.join(' ')).toMatch(/^NODE\s+IMAGE\s+DIGEST\s+SIZE\s+LABELS\s+CREATED\n/);
-        // the size as containerd counts it (manifest, config, layer), as talosctl prints bytes
+        // the size as containerd counts it (manifest, config, layer), as talosctl prints bytes; the labels
+        // (ImageServiceListResponse.labels): the CRI marks the images of k8s.io (the default) as its own
         const kB = Math.round(hello.size / 1000);
+        const labels = args.includes('system') ? '' : 'io\\.cri-containerd\\.image=managed\\s+';
         expect(list, args.join(' ')).toMatch(
           new RegExp(
-            `\\n127\\.0\\.0\\.1\\s+docker\\.io/keel/hello:1\\s+${hello.manifestDigest}\\s+${kB} kB\\s+\\d{4}-`,
+            `\\n127\\.0\\.0\\.1\\s+docker\\.io/keel/hello:1\\s+${hello.manifestDigest}\\s+${kB} kB\\s+${labels}\\d{4}-`,
           ),
         );
       }
@@ -342,6 +367,45 @@ describe('talosctl with the node’s containerd (the components layer given)', (
       expect(missing.output).toContain('code = NotFound');
       expect(missing.output).toContain('container "default/web:hello" not found');
     } finally {
+      await removeEverything(socket, ctr);
+    }
+  }, 120_000);
+
+  it('containers -k lists a CRI pod’s sandbox and container; logs -k prints what it wrote', async () => {
+    // the CRI has no pod yet: its header alone
+    expect(works(await wtc('containers', '-k')).trim()).toMatch(
+      /^NODE\s+NAMESPACE\s+ID\s+IMAGE\s+PID\s+STATUS$/,
+    );
+    // the node ships no sandbox image yet, and the CRI would pull its default: one built here, imported
+    // under the name the node's config keeps (the CRI's default), so nothing reaches a registry
+    writeFileSync(join(wdir, 'pause.tar'), sandboxImage(wdir));
+    await criImport(join(wdir, 'pause.tar'), SANDBOX_IMAGE);
+    const logDir = join(wdir, 'pods');
+    mkdirSync(logDir, { recursive: true });
+    const cri = new CriWriter(socket);
+    try {
+      const pod = await cri.runPod({ name: 'web', namespace: 'default', uid: 'uid-1', logDir });
+      const id = await cri.runContainer(pod, 'hello', 'docker.io/keel/hello:1', ['/hello']);
+      const pause = SANDBOX_IMAGE.replace(/\./g, '\\.');
+      expect(works(await wtc('containers', '-k'))).toMatch(
+        new RegExp(
+          '^NODE\\s+NAMESPACE\\s+ID\\s+IMAGE\\s+PID\\s+STATUS\\n' +
+            `127\\.0\\.0\\.1\\s+k8s\\.io\\s+default/web\\s+${pause}\\s+[1-9]\\d*\\s+SANDBOX_READY\\n` +
+            `127\\.0\\.0\\.1\\s+k8s\\.io\\s+└─ default/web:hello:${id.slice(0, 12)}\\s+docker\\.io/keel/hello:1\\s+[1-9]\\d*\\s+CONTAINER_RUNNING\\n$`,
+        ),
+      );
+      // the container prints a line at its start; the log file has it once the CRI has copied it
+      for (const deadline = Date.now() + 30_000; ; ) {
+        const logs = works(await wtc('logs', '-k', 'default/web:hello'));
+        if (/hello 0\n/.test(logs)) {
+          expect(logs).toMatch(/^127\.0\.0\.1: \S+ stdout F hello 0\n/);
+          break;
+        }
+        expect(Date.now() < deadline, `logs -k: ${logs}`).toBe(true);
+        await new Promise((r) => setTimeout(r, 200));
+      }
+    } finally {
+      cri.close();
       await removeEverything(socket, ctr);
     }
   }, 120_000);
