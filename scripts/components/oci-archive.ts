@@ -32,11 +32,15 @@ export interface OciImageConfig {
   /** KEY=VALUE */
   readonly env?: readonly string[];
   readonly workingDir?: string;
+  /** user[:group], by name or number */
+  readonly user?: string;
 }
 
 export interface OciArchiveInput {
   /** the full reference with a tag: `keel.dev/toolbox:v1` */
   readonly name: string;
+  /** more references for the same image: the index names its manifest once for each */
+  readonly aliases?: readonly string[];
   /** Go's name of the architecture: amd64, arm64 */
   readonly arch: string;
   readonly layer: readonly OciFile[];
@@ -50,6 +54,8 @@ export interface OciArchive {
   readonly configDigest: string;
   /** the uncompressed layer's digest, so also its diff id */
   readonly layerDigest: string;
+  /** what containerd reports as the image's size: manifest, config and layer */
+  readonly size: number;
 }
 
 interface Blob {
@@ -61,7 +67,10 @@ interface Blob {
 
 /** ociArchive writes the image-layout archive of one image made of one layer. */
 export function ociArchive(input: OciArchiveInput): OciArchive {
-  const tag = tagOf(input.name);
+  const names = [input.name, ...(input.aliases ?? [])];
+  if (new Set(names).size !== names.length)
+    throw new ComponentsError('build', `image name '${input.name}': an alias repeats a name`);
+  const tags = names.map(tagOf);
   const layer = blob(MEDIA_LAYER, layerTar(input.layer));
   const config = blob(MEDIA_CONFIG, json(imageConfig(input.arch, input.config, layer.digest)));
   const manifest = blob(
@@ -76,13 +85,11 @@ export function ociArchive(input: OciArchiveInput): OciArchive {
   const index = json({
     schemaVersion: 2,
     mediaType: MEDIA_INDEX,
-    manifests: [
-      {
-        ...descriptor(manifest),
-        annotations: { [ANNOTATION_CONTAINERD_NAME]: input.name, [ANNOTATION_REF_NAME]: tag },
-        platform: { architecture: input.arch, os: 'linux' },
-      },
-    ],
+    manifests: names.map((name, i) => ({
+      ...descriptor(manifest),
+      annotations: { [ANNOTATION_CONTAINERD_NAME]: name, [ANNOTATION_REF_NAME]: tags[i] },
+      platform: { architecture: input.arch, os: 'linux' },
+    })),
   });
   const blobs = [layer, config, manifest].filter(
     (b, i, all) => all.findIndex((x) => x.digest === b.digest) === i,
@@ -107,6 +114,7 @@ export function ociArchive(input: OciArchiveInput): OciArchive {
     manifestDigest: manifest.digest,
     configDigest: config.digest,
     layerDigest: layer.digest,
+    size: manifest.size + config.size + layer.size,
   };
 }
 
@@ -125,6 +133,7 @@ export function tagOf(name: string): string {
 
 function imageConfig(arch: string, c: OciImageConfig, diffId: string): unknown {
   const config: Record<string, unknown> = {};
+  if (c.user) config.User = c.user;
   if (c.env?.length) config.Env = c.env;
   if (c.entrypoint?.length) config.Entrypoint = c.entrypoint;
   if (c.cmd?.length) config.Cmd = c.cmd;

@@ -52,8 +52,11 @@ export interface TestContainerd {
   readonly components: string;
   /** ctr against this containerd */
   ctr(...args: string[]): string;
-  /** imports an OCI archive into a namespace */
-  importImage(namespace: string, archive: Buffer): void;
+  /**
+   * imports an OCI archive into a namespace; into k8s.io, resolves once the CRI has taken every image in
+   * (it learns of imports from containerd's events, a moment later: a pod started before would pull)
+   */
+  importImage(namespace: string, archive: Buffer): Promise<void>;
   stop(): Promise<void>;
 }
 
@@ -127,10 +130,18 @@ export async function startContainerd(): Promise<TestContainerd> {
     socket,
     components,
     ctr,
-    importImage(namespace, archive) {
+    async importImage(namespace, archive) {
       const file = join(work, `import-${Date.now()}.tar`);
       writeFileSync(file, archive);
       ctr('-n', namespace, 'images', 'import', file);
+      if (namespace !== 'k8s.io') return;
+      for (const deadline = Date.now() + 30_000; ; ) {
+        const rows = ctr('-n', namespace, 'images', 'ls').split('\n').slice(1).filter(Boolean);
+        if (rows.every((r) => r.includes('io.cri-containerd.image=managed'))) return;
+        if (Date.now() > deadline)
+          throw new Error(`the CRI never took the imported images in:\n${rows.join('\n')}`);
+        await new Promise((r) => setTimeout(r, 100));
+      }
     },
     stop,
   };

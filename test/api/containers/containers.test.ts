@@ -64,9 +64,9 @@ beforeAll(async () => {
     [{ path: 'hello', content: program, mode: 0o755 }],
     ['/hello'],
   );
-  ctd.importImage('system', hello.tar);
-  ctd.importImage('k8s.io', hello.tar);
-  ctd.importImage('k8s.io', sandboxImage(ctd.work));
+  await ctd.importImage('system', hello.tar);
+  await ctd.importImage('k8s.io', hello.tar);
+  await ctd.importImage('k8s.io', sandboxImage(ctd.work));
   ctd.ctr('-n', 'system', 'run', '-d', 'docker.io/keel/hello:1', 'hello-system');
   const writer = new CriWriter(ctd.socket);
   try {
