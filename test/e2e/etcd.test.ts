@@ -1,91 +1,39 @@
-// A control plane made from the image runs etcd from the components layer (issue 31's acceptance), driven
-// only by the stock talosctl: the ISO boots beside a blank disk and takes a generated control-plane config
-// in maintenance mode, installs itself (the layer goes to the disk beside the UKI) and reboots; from the
-// disk alone, `talosctl bootstrap`, then etcd Running and healthy, one member, its status, EtcdMembers,
-// the node ready. (etcd and containerd keep their data in /var, which only an installed node has: a live
-// boot from the ISO runs neither.) One VM serves every step (each an `it`, in order): a step that needs
+// A control plane made from the image runs etcd and containerd from the components layer (issue 31's
+// acceptance), driven only by the stock talosctl: the ISO boots beside a blank disk and takes a generated
+// control-plane config in maintenance mode, installs itself (the layer goes to the disk beside the UKI) and
+// reboots; from the disk alone, `talosctl bootstrap`, then etcd Running and healthy, one member, its
+// status, EtcdMembers, the node ready; containerd's containers and images, and a debug shell run from the
+// toolbox image the node ships (no registry: the VM's network leads to none, and nothing is pulled); PID 1's
+// memory with both running, logged. One VM serves every step (each an `it`, in order): a step that needs
 // the bootstrapped node is added as one more `it`.
-import { mkdtempSync, rmSync, truncateSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { encode, encodeTalosconfig, newTalosconfig } from '../../src/config/index.js';
-import { talosctl, talosctlPath } from '../integration/talosctl/talosctl.js';
-import { testCluster } from '../machined/node/cluster.js';
-import { freePort } from '../machined/node/harness.js';
 import {
-  anonymous,
-  artefact,
-  boot,
-  bootstrap,
+  type ControlPlane,
   cleanup,
   etcdHealthy,
-  installing,
+  GUEST,
+  importedImage,
+  installedControlPlane,
+  memoryOf,
+  pidsOf,
   retry,
   rowOf,
+  serviceHealthy,
   type Talosctl,
-  version,
   works,
 } from './node.js';
 
-const BOOT_MS = 300_000;
-const GUEST = '10.0.2.15';
-
 let dir: string;
+let node: ControlPlane;
 let tc: Talosctl;
-
-const b64 = (pem: string) => Buffer.from(pem).toString('base64');
 
 beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'keel-e2e-etcd-'));
-  const bin = talosctlPath();
-  const cluster = await testCluster('keel-etcd', `https://${GUEST}:6443`);
-  // QEMU's user network reaches no time server: the clock counts as synced once the boot timeout passes
-  writeFileSync(join(dir, 'controlplane.yaml'), encode(installing(cluster.controlplane, '/dev/vda')));
-  const talosconfig = newTalosconfig({
-    clusterName: 'keel-etcd',
-    osCACrt: cluster.bundle.certs.os.crt,
-    admin: { crt: b64(cluster.admin.crt), key: b64(cluster.admin.key) },
-    endpoints: [],
-  });
-  writeFileSync(join(dir, 'talosconfig'), encodeTalosconfig(talosconfig));
-
-  const disk = join(dir, 'disk.raw');
-  writeFileSync(disk, '');
-  truncateSync(disk, 6 * 2 ** 30);
-  // the ISO beside the blank disk; the reboot after the install ends this QEMU
-  const isoPort = await freePort();
-  const live = boot({
-    boot: { kind: 'iso', path: artefact('keel.iso') },
-    firmware: 'uefi',
-    apiPort: isoPort,
-    dataDisk: disk,
-    noReboot: true,
-  });
-  await live.waitForLine(/apply-config --insecure/, { timeoutMs: BOOT_MS });
-  await retry('maintenance Version', () => version(isoPort, anonymous()));
-  works(
-    await talosctl(
-      bin,
-      ['apply-config', '--insecure', '-n', `127.0.0.1:${isoPort}`, '-f', join(dir, 'controlplane.yaml')],
-      { cwd: dir, timeoutMs: 120_000 },
-    ),
-  );
-  await live.waitForLine(/installed onto \/dev\/vda: EFI/, { timeoutMs: 10 * 60_000 });
-  await live.ended;
-
-  const port = await freePort();
-  const vm = boot({ boot: { kind: 'disk', path: disk, persistent: true }, firmware: 'uefi', apiPort: port });
-  await vm.waitForLine(/config: loaded from STATE/, { timeoutMs: BOOT_MS });
-  tc = (...args) =>
-    talosctl(bin, ['-e', `127.0.0.1:${port}`, '-n', GUEST, ...args], {
-      talosconfig: join(dir, 'talosconfig'),
-      cwd: dir,
-      timeoutMs: 120_000,
-    });
-  // until bootstrapped, etcd waits, and with it the boot sequence
-  await bootstrap(tc);
-  await vm.waitForLine(/node running/, { timeoutMs: BOOT_MS });
+  node = await installedControlPlane(dir, 'keel-etcd');
+  tc = node.tc;
 }, 20 * 60_000);
 
 afterAll(async () => {
@@ -154,5 +102,122 @@ describe('a control plane installed from the ISO, bootstrapped through the API',
       for (const id of ['containerd', 'etcd']) expect(row(id).exec(services)?.[1], services).toBe('OK');
     },
     4 * 60_000,
+  );
+
+  // the shipped toolbox as the node imported it (name@digest), and the system namespace's image rows
+  let toolbox = '';
+  let images: string[] = [];
+  /** imageRows: `talosctl image list` rows as `name digest`, sorted, to compare before and after */
+  const imageRows = (out: string) =>
+    out
+      .split('\n')
+      .slice(1)
+      .filter(Boolean)
+      .map((l) => l.split(/\s+/).slice(1, 3).join(' '))
+      .sort();
+
+  it(
+    'imports the toolbox image shipped in the node into containerd; `talosctl image list` shows it',
+    async () => {
+      await serviceHealthy(tc, 'containerd');
+      toolbox = await importedImage(tc, 'toolbox');
+      expect(toolbox).toMatch(/^keel\.dev\/toolbox:\S+@sha256:[0-9a-f]{64}$/);
+      const [name, digest] = toolbox.split('@') as [string, string];
+      const list = works(await tc('image', 'list', '--namespace', 'system'));
+      expect(list).toMatch(/^NODE\s+IMAGE\s+DIGEST\s+SIZE\s+LABELS\s+CREATED\n/);
+      images = imageRows(list);
+      expect(images).toContain(`${name} ${digest}`);
+      // imported into the CRI's namespace too, for Kubernetes
+      expect(imageRows(works(await tc('image', 'list', '--namespace', 'cri')))).toContain(
+        `${name} ${digest}`,
+      );
+    },
+    6 * 60_000,
+  );
+
+  const containersHeader = /^NODE\s+NAMESPACE\s+ID\s+IMAGE\s+PID\s+STATUS$/;
+
+  it(
+    '`talosctl containers` lists a running debug container in system, then none once its client is gone',
+    async () => {
+      const name = toolbox.split('@')[0]!;
+      expect(works(await tc('containers')).trim()).toMatch(containersHeader);
+      // a shell that outlives the listing; killing the client takes its container along
+      const session = node.piped('sleep 600\n', 'debug', name, '--namespace', 'system', '--args', '/bin/sh');
+      try {
+        const row = new RegExp(
+          `^${GUEST.replaceAll('.', '\\.')}\\s+system\\s+debug-[0-9a-f]{16}\\s+${name.replaceAll('.', '\\.')}\\s+\\d+\\s+RUNNING$`,
+          'm',
+        );
+        await retry('the debug container listed', async () =>
+          expect(works(await tc('containers'))).toMatch(row),
+        );
+      } finally {
+        session.kill();
+      }
+      await session.result;
+      await retry('the debug container removed', async () =>
+        expect(works(await tc('containers')).trim()).toMatch(containersHeader),
+      );
+    },
+    6 * 60_000,
+  );
+
+  it(
+    '`talosctl containers -k` answers from the CRI: no pod yet, its header alone',
+    async () => {
+      expect(works(await tc('containers', '-k')).trim()).toMatch(containersHeader);
+    },
+    2 * 60_000,
+  );
+
+  it(
+    '`talosctl debug` runs a shell from the shipped toolbox: its output, its exit code, nothing pulled',
+    async () => {
+      const name = toolbox.split('@')[0]!;
+      const host = JSON.parse(works(await tc('get', 'hostname', '-o', 'json'))) as {
+        spec: { hostname: string };
+      };
+      const r = await node.piped(
+        'echo hello from $(hostname); cat /host/etc/os-release | head -1; exit 3\n',
+        'debug',
+        name,
+        '--namespace',
+        'system',
+        '--args',
+        '/bin/sh',
+      ).result;
+      expect(r.timedOut, r.output).toBe(false);
+      // the container shares the host's network and its hostname; / is the node's at /host
+      expect(r.stdout, r.output).toContain(`hello from ${host.spec.hostname}\nNAME="Keel"\n`);
+      expect(r.code, r.output).not.toBe(0);
+      expect(r.stderr, r.output).toContain('container exited with code 3');
+      // Pull was answered from the node's images: the same images, the same digests
+      expect(imageRows(works(await tc('image', 'list', '--namespace', 'system')))).toEqual(images);
+      const missing = await node.piped('', 'debug', 'keel.dev/nope:v1', '--namespace', 'system').result;
+      expect(missing.code, missing.output).not.toBe(0);
+      expect(missing.output).toContain('code = NotFound');
+      expect(missing.output).toContain('Keel pulls no images at run time');
+    },
+    6 * 60_000,
+  );
+
+  it(
+    "PID 1's resident memory with etcd and containerd running (logged, not a target here)",
+    async () => {
+      const [etcd] = await pidsOf(tc, 'etcd');
+      const [containerd] = await pidsOf(tc, 'containerd');
+      expect(etcd, 'etcd in `talosctl processes`').toBeGreaterThan(1);
+      expect(containerd, 'containerd in `talosctl processes`').toBeGreaterThan(1);
+      expect(await pidsOf(tc, 'init')).toContain(1);
+      const mib = (m: { rss: number; anon: number; file: number }) =>
+        `${m.rss.toFixed(1)} MiB (anonymous ${m.anon.toFixed(1)}, file ${m.file.toFixed(1)})`;
+      const pid1 = await memoryOf(tc, 1);
+      expect(pid1.rss).toBeGreaterThan(0);
+      console.log(
+        `VmRSS: PID 1 ${mib(pid1)}; etcd ${mib(await memoryOf(tc, etcd!))}; containerd ${mib(await memoryOf(tc, containerd!))}`,
+      );
+    },
+    2 * 60_000,
   );
 });

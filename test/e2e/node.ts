@@ -1,14 +1,18 @@
 // What the end-to-end tests need around a VM: the built artefacts, gRPC clients over the forwarded port,
-// and retries while the node's API comes and goes (boot, leaving maintenance, reboot).
-import { existsSync } from 'node:fs';
+// and retries while the node's API comes and goes (boot, leaving maintenance, reboot). The benches boot
+// nodes with them too, outside vitest, whose expect works only in its runner: hence node:assert.
+import assert from 'node:assert/strict';
+import { type ChildProcess, spawn } from 'node:child_process';
+import { existsSync, truncateSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { type ChannelCredentials, type Client, credentials } from '@grpc/grpc-js';
-import { expect } from 'vitest';
 import { startVm, type Vm, type VmOptions } from '../../scripts/lib/qemu.js';
-import type { Config } from '../../src/config/index.js';
+import { type Config, encode, encodeTalosconfig, newTalosconfig } from '../../src/config/index.js';
 import { callUnary, type Reply, serviceClient } from '../api/fixtures.js';
-import type { Run } from '../integration/talosctl/talosctl.js';
+import { type Run, talosctl, talosctlPath } from '../integration/talosctl/talosctl.js';
+import { testCluster } from '../machined/node/cluster.js';
+import { freePort } from '../machined/node/harness.js';
 
 export const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 export const OUT = join(ROOT, '_out');
@@ -22,6 +26,7 @@ export function artefact(name: string): string {
 
 const vms: Vm[] = [];
 const clients: Client[] = [];
+const piped = new Set<ChildProcess>();
 
 /** boot starts a VM that cleanup() kills, whatever the test did. */
 export function boot(opts: VmOptions): Vm {
@@ -31,6 +36,8 @@ export function boot(opts: VmOptions): Vm {
 }
 
 export async function cleanup(): Promise<void> {
+  for (const c of piped) c.kill('SIGKILL');
+  piped.clear();
   for (const c of clients.splice(0)) c.close();
   for (const vm of vms.splice(0)) {
     vm.kill();
@@ -106,17 +113,17 @@ export const installing = (cfg: Config, disk: string): Config =>
 
 /** works checks a talosctl run succeeded without a wire error and gives its stdout. */
 export function works(r: Run): string {
-  expect(r.timedOut, r.output).toBe(false);
-  expect(r.code, r.output).toBe(0);
-  expect(r.stderr, r.output).not.toMatch(/rpc error|unmarshal|panic/i);
+  assert.equal(r.timedOut, false, r.output);
+  assert.equal(r.code, 0, r.output);
+  assert.doesNotMatch(r.stderr, /rpc error|unmarshal|panic/i, r.output);
   return r.stdout;
 }
 
 /** rowOf finds the table row of resource `id` of `type` (the TYPE column just before it). */
 export function rowOf(out: string, type: string, id: string): string {
   const line = out.split('\n').find((l) => new RegExp(`\\s${type}\\s+${id}\\s`).test(l));
-  expect(line, out).toBeDefined();
-  return line!;
+  assert.ok(line, out);
+  return line;
 }
 
 /** Talosctl runs the stock talosctl against one node of a VM, as its admin. */
@@ -132,7 +139,7 @@ export async function bootstrap(tc: Talosctl, timeoutMs = 300_000): Promise<void
     'talosctl bootstrap',
     async () => {
       const r = await tc('bootstrap');
-      expect(r.code, r.output).toBe(0);
+      assert.equal(r.code, 0, r.output);
     },
     timeoutMs,
   );
@@ -142,15 +149,186 @@ export async function bootstrap(tc: Talosctl, timeoutMs = 300_000): Promise<void
  * etcdHealthy waits for `talosctl service etcd` to say Running and healthy. On TCG etcd takes its time:
  * its first health check comes 5 s after it starts, the next ones every 20 s.
  */
-export async function etcdHealthy(tc: Talosctl, timeoutMs = 300_000): Promise<string> {
+export const etcdHealthy = (tc: Talosctl, timeoutMs = 300_000): Promise<string> =>
+  serviceHealthy(tc, 'etcd', timeoutMs);
+
+/** serviceHealthy waits for `talosctl service <id>` to say Running and healthy. */
+export async function serviceHealthy(tc: Talosctl, id: string, timeoutMs = 300_000): Promise<string> {
   return retry(
-    'etcd running and healthy',
+    `${id} running and healthy`,
     async () => {
-      const out = works(await tc('service', 'etcd'));
-      expect(out).toMatch(/^STATE\s+Running$/m);
-      expect(out).toMatch(/^HEALTH\s+OK$/m);
+      const out = works(await tc('service', id));
+      assert.match(out, /^STATE\s+Running$/m);
+      assert.match(out, /^HEALTH\s+OK$/m);
       return out;
     },
     timeoutMs,
   );
+}
+
+/**
+ * importedImage waits for the layer's archive `id` (`toolbox`) to be imported into containerd, as its
+ * ImageImportStatus says, and gives the image as `name@digest`.
+ */
+export async function importedImage(tc: Talosctl, id: string, timeoutMs = 300_000): Promise<string> {
+  return retry(
+    `ImageImportStatus ${id} imported`,
+    async () => {
+      const status = JSON.parse(works(await tc('get', 'imageimportstatuses', id, '-o', 'json'))) as {
+        spec: { images: string[]; error: string };
+      };
+      assert.equal(status.spec.error, '');
+      assert.equal(status.spec.images.length, 1, status.spec.images.join(' '));
+      return status.spec.images[0]!;
+    },
+    timeoutMs,
+  );
+}
+
+/** Piped is a talosctl run fed from a pipe: its result, and a way to end it as a vanished client. */
+export interface Piped {
+  readonly result: Promise<Run>;
+  kill(): void;
+}
+
+/**
+ * pipedTalosctl runs talosctl with `input` on its stdin, then its end: a pipe, so talosctl asks for no
+ * terminal (`debug`). Killed at the deadline, and by cleanup().
+ */
+export function pipedTalosctl(
+  bin: string,
+  args: readonly string[],
+  input: string,
+  opts: { readonly talosconfig: string; readonly cwd: string; readonly timeoutMs: number },
+): Piped {
+  const env: NodeJS.ProcessEnv = { ...process.env, HOME: opts.cwd, TALOSCONFIG: opts.talosconfig };
+  const child = spawn(bin, args, { cwd: opts.cwd, env, stdio: ['pipe', 'pipe', 'pipe'] });
+  piped.add(child);
+  const result = new Promise<Run>((resolve) => {
+    let stdout = '';
+    let stderr = '';
+    child.stdout.setEncoding('utf8').on('data', (d: string) => {
+      stdout += d;
+    });
+    child.stderr.setEncoding('utf8').on('data', (d: string) => {
+      stderr += d;
+    });
+    let timedOut = false;
+    const timer = setTimeout(() => {
+      timedOut = true;
+      child.kill('SIGKILL');
+    }, opts.timeoutMs);
+    child.once('close', (code) => {
+      piped.delete(child);
+      clearTimeout(timer);
+      const output = `$ talosctl ${args.join(' ')}\n${stdout}\n${stderr}`;
+      resolve({ code, stdout, stderr, output, timedOut });
+    });
+  });
+  child.stdin.on('error', () => {}); // a talosctl that failed at once closes its stdin before we write
+  child.stdin.end(input);
+  return { result, kill: () => child.kill('SIGKILL') };
+}
+
+/** Memory is one process's resident set from its /proc status, in MiB. */
+export interface Memory {
+  readonly rss: number;
+  readonly anon: number;
+  readonly file: number;
+  readonly shmem: number;
+}
+
+/** memoryOf reads /proc/<pid>/status through `talosctl read`. */
+export async function memoryOf(tc: Talosctl, pid: number): Promise<Memory> {
+  const status = works(await tc('read', `/proc/${pid}/status`));
+  const kB = (field: string) => {
+    const m = new RegExp(`^${field}:\\s+(\\d+) kB$`, 'm').exec(status);
+    assert.ok(m, `${field} in /proc/${pid}/status:\n${status}`);
+    return Number(m[1]) / 1024;
+  };
+  return { rss: kB('VmRSS'), anon: kB('RssAnon'), file: kB('RssFile'), shmem: kB('RssShmem') };
+}
+
+/** pidsOf finds the PIDs `talosctl processes` lists whose command line starts with `command`. */
+export async function pidsOf(tc: Talosctl, command: string): Promise<number[]> {
+  const out = works(await tc('processes'));
+  // NODE PID STATE THREADS CPU-TIME VIRTMEM RESMEM LABEL COMMAND: the command is the rest of the row
+  return out
+    .split('\n')
+    .map((l) => /^\S+\s+(\d+)\s+\S+\s+\d+\s+.*?\s(\/\S+)/.exec(l))
+    .filter((m): m is RegExpExecArray => m !== null && m[2]!.endsWith(`/${command}`))
+    .map((m) => Number(m[1]));
+}
+
+/** the guest's address on QEMU's user network */
+export const GUEST = '10.0.2.15';
+const BOOT_MS = 300_000;
+
+/** ControlPlane is a control plane installed from the ISO, booted from its disk and bootstrapped. */
+export interface ControlPlane {
+  readonly vm: Vm;
+  readonly bin: string;
+  readonly talosconfig: string;
+  /** talosctl against the node, as its admin */
+  readonly tc: Talosctl;
+  /** talosctl against the node with `input` piped in (`debug`) */
+  readonly piped: (input: string, ...args: string[]) => Piped;
+}
+
+const b64 = (pem: string) => Buffer.from(pem).toString('base64');
+
+/**
+ * installedControlPlane: the ISO boots beside a blank disk (in `dir`) and takes a generated control-plane
+ * config in maintenance mode, installs itself (the components layer goes to the disk beside the UKI) and
+ * reboots, which ends that QEMU; then the disk alone boots, takes `talosctl bootstrap` (etcd and the boot
+ * sequence wait for it) and runs. cleanup() ends the VMs.
+ */
+export async function installedControlPlane(dir: string, clusterName: string): Promise<ControlPlane> {
+  const bin = talosctlPath();
+  const cluster = await testCluster(clusterName, `https://${GUEST}:6443`);
+  // QEMU's user network reaches no time server: the clock counts as synced once the boot timeout passes
+  writeFileSync(join(dir, 'controlplane.yaml'), encode(installing(cluster.controlplane, '/dev/vda')));
+  const talosconfig = join(dir, 'talosconfig');
+  const ctx = newTalosconfig({
+    clusterName,
+    osCACrt: cluster.bundle.certs.os.crt,
+    admin: { crt: b64(cluster.admin.crt), key: b64(cluster.admin.key) },
+    endpoints: [],
+  });
+  writeFileSync(talosconfig, encodeTalosconfig(ctx));
+
+  const disk = join(dir, 'disk.raw');
+  writeFileSync(disk, '');
+  truncateSync(disk, 6 * 2 ** 30);
+  const isoPort = await freePort();
+  const live = boot({
+    boot: { kind: 'iso', path: artefact('keel.iso') },
+    firmware: 'uefi',
+    apiPort: isoPort,
+    dataDisk: disk,
+    noReboot: true,
+  });
+  await live.waitForLine(/apply-config --insecure/, { timeoutMs: BOOT_MS });
+  await retry('maintenance Version', () => version(isoPort, anonymous()));
+  works(
+    await talosctl(
+      bin,
+      ['apply-config', '--insecure', '-n', `127.0.0.1:${isoPort}`, '-f', join(dir, 'controlplane.yaml')],
+      { cwd: dir, timeoutMs: 120_000 },
+    ),
+  );
+  await live.waitForLine(/installed onto \/dev\/vda: EFI/, { timeoutMs: 10 * 60_000 });
+  await live.ended;
+
+  const port = await freePort();
+  const vm = boot({ boot: { kind: 'disk', path: disk, persistent: true }, firmware: 'uefi', apiPort: port });
+  await vm.waitForLine(/config: loaded from STATE/, { timeoutMs: BOOT_MS });
+  const target = ['-e', `127.0.0.1:${port}`, '-n', GUEST];
+  const tc: Talosctl = (...args) =>
+    talosctl(bin, [...target, ...args], { talosconfig, cwd: dir, timeoutMs: 120_000 });
+  const piped = (input: string, ...args: string[]) =>
+    pipedTalosctl(bin, [...target, ...args], input, { talosconfig, cwd: dir, timeoutMs: 240_000 });
+  await bootstrap(tc);
+  await vm.waitForLine(/node running/, { timeoutMs: BOOT_MS });
+  return { vm, bin, talosconfig, tc, piped };
 }

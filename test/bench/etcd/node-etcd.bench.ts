@@ -2,10 +2,9 @@
 // bootstrapped through the machine API and timed until machined calls its etcd healthy; put and get
 // latency through its etcd is set beside the same etcd binary run bare (same TLS, data on the same
 // filesystem, same loopback path), as a ratio; and machined's memory with etcd and containerd running.
-// PID 1's own figure needs the ISO to carry the components layer, which it does not yet: the memory
-// figures are the container-mode process's, bundled as the image bundles machined (the target's stand-in)
-// and from the sources through tsx (as `make container-node` runs it); neither trims its start-up memory
-// as PID 1 does.
+// The memory figures are the container-mode process's, bundled as the image bundles machined and from the
+// sources through tsx (as `make container-node` runs it); neither trims its start-up memory as PID 1 does.
+// PID 1's own figure on a QEMU node is test/bench/image/node-rss.bench.ts's.
 import { randomBytes } from 'node:crypto';
 import { setTimeout as delay } from 'node:timers/promises';
 import type { ServiceError } from '@grpc/grpc-js';
@@ -170,7 +169,7 @@ try {
   );
 
   await group('machined RSS with etcd and containerd running (target ≤ 96 MiB for PID 1)', async () => {
-    console.log('  (PID 1 on a QEMU node: not measured, the ISO carries no components layer yet)');
+    console.log('  (PID 1 on a QEMU node: test/bench/image/node-rss.bench.ts)');
     const m = await settledMemory(node, apiUp);
     figure('container mode, bundled as the image is: VmRSS (median of 15 s)', m.median.rss, 'MiB', {
       op: '<=',
