@@ -7,6 +7,7 @@ import pluralize from 'pluralize';
 import { BLOCK_TYPES } from '../../resources/block/index.js';
 import { CLUSTER_TYPES } from '../../resources/cluster/index.js';
 import { CONFIG_TYPES } from '../../resources/config/index.js';
+import { CRI_TYPES } from '../../resources/cri/index.js';
 import { ETCD_TYPES } from '../../resources/etcd/index.js';
 import { FILES_TYPES } from '../../resources/files/index.js';
 import { NETWORK_TYPES } from '../../resources/network/index.js';
@@ -26,6 +27,7 @@ export const RESOURCE_TYPES = [
   ...BLOCK_TYPES,
   ...CLUSTER_TYPES,
   ...CONFIG_TYPES,
+  ...CRI_TYPES,
   ...ETCD_TYPES,
   ...FILES_TYPES,
   ...NETWORK_TYPES,
