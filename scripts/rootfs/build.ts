@@ -67,6 +67,9 @@ export const BASE_DIRS = [
   '/tmp',
   '/var',
   '/etc',
+  // mount points of the writable overlays machined mounts on /var (src/machined/node/overlay-mounts.ts)
+  '/etc/cni',
+  '/etc/kubernetes',
   '/usr/bin',
   '/usr/sbin',
   '/usr/lib',

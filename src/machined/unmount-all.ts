@@ -14,8 +14,16 @@ export interface UnmountAllOptions {
   signal?: AbortSignal;
 }
 
-/** blockBacked: data lives on a device, so an unclean unmount can lose it. The root stays. */
-export const blockBacked = (m: MountInfo): boolean => m.source.startsWith('/dev/') && m.mountPoint !== '/';
+/** overlayUpper is a writable overlay's upper directory, where its writes land; undefined otherwise. */
+export const overlayUpper = (m: Partial<Pick<MountInfo, 'fstype' | 'superOptions'>>): string | undefined =>
+  m.fstype === 'overlay' ? /(?:^|,)upperdir=([^,]+)/.exec(m.superOptions ?? '')?.[1] : undefined;
+
+/**
+ * blockBacked: data lives on a device, so an unclean unmount can lose it. The root stays. A writable
+ * overlay counts: it holds its upper directory's filesystem (EPHEMERAL) open until it goes first.
+ */
+export const blockBacked = (m: MountInfo): boolean =>
+  m.mountPoint !== '/' && (m.source.startsWith('/dev/') || overlayUpper(m) !== undefined);
 
 /** unmountAll returns the mount points it could not unmount. */
 export async function unmountAll(opts: UnmountAllOptions = {}): Promise<string[]> {

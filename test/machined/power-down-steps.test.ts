@@ -36,6 +36,10 @@ describe('unmount-all', () => {
     expect(blockBacked(m('/', '/dev/vda'))).toBe(false);
     expect(blockBacked(m('/var', '/dev/sda5'))).toBe(true);
     expect(blockBacked(m('/run', 'tmpfs'))).toBe(false);
+    const overlay = (superOptions: string) =>
+      ({ mountPoint: '/etc/cni', source: 'overlay', fstype: 'overlay', superOptions }) as MountInfo;
+    expect(blockBacked(overlay('rw,lowerdir=/etc/cni,upperdir=/var/x-diff,workdir=/var/x-work'))).toBe(true);
+    expect(blockBacked(overlay('ro,lowerdir=/a:/b'))).toBe(false);
   });
 
   it('unmounts nested mounts children first, in a private mount namespace', () => {

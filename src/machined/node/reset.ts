@@ -11,7 +11,8 @@ import {
 import type { State } from '../../cosi/state/state.js';
 import { closeBlockDevice, fastWipe, lockDisk, openBlockDevice } from '../../sys/block/devices/index.js';
 import { unmountVolume } from '../../sys/block/volume-mount.js';
-import { readMountInfo } from '../../sys/mountinfo.js';
+import { type MountInfo, readMountInfo } from '../../sys/mountinfo.js';
+import { overlayUpper } from '../unmount-all.js';
 import type { ResetInputs, ResetPlan } from './reset-plan.js';
 
 /** resetInputs reads the system disk, its partitions and the node's disks from the block resources. */
@@ -41,13 +42,18 @@ export async function resetInputs(state: State): Promise<ResetInputs> {
  * them, the latest first (mountinfo lists mounts in the order they were made, so a child after its parent).
  */
 export function unmountsFor(
-  mounts: readonly { readonly source: string; readonly mountPoint: string }[],
+  mounts: readonly (Pick<MountInfo, 'source' | 'mountPoint'> & Partial<MountInfo>)[],
   devPath: string,
 ): string[] {
   const points = mounts.filter((m) => m.source === devPath).map((m) => m.mountPoint);
   const beneath = (p: string) => points.some((t) => p === t || p.startsWith(t.endsWith('/') ? t : `${t}/`));
+  // an overlay writing to the device (/etc/cni, its upper directory on /var) holds it open wherever it is
+  const writesBeneath = (m: Partial<MountInfo>) => {
+    const upper = overlayUpper(m);
+    return upper !== undefined && beneath(upper);
+  };
   return mounts
-    .filter((m) => beneath(m.mountPoint))
+    .filter((m) => beneath(m.mountPoint) || writesBeneath(m))
     .map((m) => m.mountPoint)
     .reverse();
 }

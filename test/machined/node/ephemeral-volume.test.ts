@@ -26,18 +26,25 @@ describe('a node without a system disk', () => {
     expect(readMountInfo().filter((i) => i.mountPoint === dir)).toHaveLength(1);
   });
 
-  it("the Boot sequence's EPHEMERAL task asks for /var in memory instead of waiting for a volume", async () => {
+  it("the Boot sequence's EPHEMERAL task asks for /var in memory instead of waiting for a volume, then the overlays", async () => {
     const state = wrapCore(newInmemState());
     await registerDefault(state);
     await registerNamespace(state, BLOCK_NAMESPACE, 'runtime');
     await registerBlockResources(state);
     let asked = 0;
     const lines: string[] = [];
-    await ephemeralVolumes(state, () => ++asked > 0).mountEphemeral({
+    await ephemeralVolumes(
+      state,
+      () => ++asked > 0,
+      () => ['/etc/cni', '/etc/kubernetes'],
+    ).mountEphemeral({
       signal: AbortSignal.timeout(5_000),
       log: (l) => lines.push(l),
     });
     expect(asked).toBe(1);
-    expect(lines).toEqual(['no system disk: /var is a tmpfs, its contents lost at the next boot']);
+    expect(lines).toEqual([
+      'no system disk: /var is a tmpfs, its contents lost at the next boot',
+      'overlays mounted: /etc/cni, /etc/kubernetes',
+    ]);
   });
 });

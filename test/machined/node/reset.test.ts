@@ -122,6 +122,20 @@ describe('unmountsFor', () => {
     ]);
     expect(unmountsFor(mounts, '/dev/vdc')).toEqual([]);
   });
+
+  it('takes down an overlay whose upper directory is on the device, wherever it is mounted', () => {
+    const mounts = [
+      { source: '/dev/vda4', mountPoint: '/var' },
+      {
+        source: 'overlay',
+        mountPoint: '/etc/cni',
+        fstype: 'overlay',
+        superOptions: 'rw,lowerdir=/etc/cni,upperdir=/var/system/overlays/etc-cni-diff,workdir=/x',
+      },
+      { source: 'overlay', mountPoint: '/opt', fstype: 'overlay', superOptions: 'ro,lowerdir=/a:/b' },
+    ];
+    expect(unmountsFor(mounts, '/dev/vda4')).toEqual(['/etc/cni', '/var']);
+  });
 });
 
 describe('wipeForReset on a loop disk', () => {
