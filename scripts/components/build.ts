@@ -18,7 +18,8 @@ import { readElfDeps } from '../rootfs/elf.js';
 import { sectionNames } from './elf.js';
 import { ComponentsError } from './errors.js';
 import { lock } from './lock.js';
-import type { Component } from './manifest.js';
+import { type Component, ldflagsOf } from './manifest.js';
+import { wrapperGoMod } from './wrapper-module.js';
 
 /** component.json in a cached directory: what was built, from what, with which Go */
 export interface BuildInfo {
@@ -29,8 +30,13 @@ export interface BuildInfo {
   readonly modules: readonly { readonly path: string; readonly sum: string }[];
   /** Debian packages (name=version) a cgo build linked statically, C library included */
   readonly links: readonly string[];
+  /** the layer it ships in */
+  readonly layer: string;
   readonly dest: string;
+  /** the binaries the layer holds, at dest */
   readonly binaries: readonly string[];
+  /** built and cached beside them, but not in the layer (host tools, binaries only images carry) */
+  readonly extra: readonly string[];
 }
 
 export interface Built {
@@ -46,11 +52,11 @@ export interface BuildOptions {
 }
 
 const here = (p: string) => fileURLToPath(new URL(p, import.meta.url));
-/** the code whose change changes what is built: this file and the manifest's reading */
-const KEYED_SOURCES = [here('./build.ts'), here('./manifest.ts')];
+/** the code whose change changes what is built: this file, the manifest's reading and the wrapper's go.mod */
+const KEYED_SOURCES = [here('./build.ts'), here('./manifest.ts'), here('./wrapper-module.ts')];
 const HOST_PACKAGES = here('../host-packages.sh');
 /** always linked by a cgo build: the C library (static for a static link) and the compiler */
-const CGO_DEBS = ['gcc', 'libc6-dev'];
+export const CGO_DEBS = ['gcc', 'libc6-dev'];
 
 export function cacheDir(): string {
   return process.env.KEEL_CACHE || join(process.env.XDG_CACHE_HOME || join(homedir(), '.cache'), 'keel');
@@ -119,17 +125,23 @@ async function build(c: Component, x: BuildContext): Promise<BuildInfo> {
   const { go, work } = x;
   const env = { ...x.env, CGO_ENABLED: c.cgo ? '1' : '0' };
   const modules: { path: string; sum: string }[] = [];
+  let first = '';
   for (const m of c.modules) {
-    // the proxy's answer for a version it will not serve is final: say which one
-    const dl = JSON.parse(
-      await run(go, ['mod', 'download', '-json', `${m}@${c.version}`], { env, ok: [1] }),
-    ) as { Sum?: string; Error?: string };
-    if (dl.Error || !dl.Sum) throw new ComponentsError('build', `${m}@${c.version}: ${dl.Error ?? 'no sum'}`);
+    const dl = await downloadModule(go, env, m, c.version);
     modules.push({ path: m, sum: dl.Sum });
+    if (!first) first = await readFile(dl.GoMod, 'utf8');
   }
 
   const wrapper = `keel.build/components/${c.name}`;
-  await writeFile(join(work, 'go.mod'), `module ${wrapper}\n\ngo ${x.goVersion.replace(/^go/, '')}\n`);
+  await writeFile(
+    join(work, 'go.mod'),
+    wrapperGoMod({
+      module: wrapper,
+      go: x.goVersion.replace(/^go/, ''),
+      first,
+      replaceLocal: c.replaceLocal,
+    }),
+  );
   const targets = new Map<string, string>(); // binary -> import path to build
   for (const b of c.binaries) {
     if (!b.main) {
@@ -142,11 +154,7 @@ async function build(c: Component, x: BuildContext): Promise<BuildInfo> {
   }
   await run(go, ['get', ...c.modules.map((m) => `${m}@${c.version}`)], { env, cwd: work });
 
-  const ldflags = c.ldflags
-    .replaceAll('{version}', c.version)
-    .replaceAll('{sum}', modules[0]!.sum)
-    .replace(/\s+/g, ' ')
-    .trim();
+  const ldflags = ldflagsOf(c, modules[0]!.sum);
   const flags = [
     '-trimpath',
     '-buildvcs=false',
@@ -160,9 +168,13 @@ async function build(c: Component, x: BuildContext): Promise<BuildInfo> {
   for (const batch of batches(c, targets)) {
     const dir = await mkdtemp(join(work, 'bin-'));
     const tags = batch[0]!.tags;
+    // niced: the build shares the host's cores with whoever else is working on it
     await run(
-      go,
+      'nice',
       [
+        '-n',
+        '19',
+        go,
         'build',
         ...flags,
         ...(tags.length ? ['-tags', tags.join(',')] : []),
@@ -186,11 +198,36 @@ async function build(c: Component, x: BuildContext): Promise<BuildInfo> {
     go: x.goVersion,
     modules,
     links: x.links,
+    layer: c.layer,
     dest: c.dest,
-    binaries: c.binaries.map((b) => b.name),
+    binaries: c.binaries.filter((b) => b.ship).map((b) => b.name),
+    extra: c.binaries.filter((b) => !b.ship).map((b) => b.name),
   };
   await writeFile(join(x.partial, 'component.json'), `${JSON.stringify(info, null, 2)}\n`);
   return info;
+}
+
+export interface Downloaded {
+  readonly Sum: string;
+  /** the module's go.mod and its unpacked tree in the module cache */
+  readonly GoMod: string;
+  readonly Dir: string;
+}
+
+/** downloadModule fetches a module into the module cache (checked against the checksum database). */
+export async function downloadModule(
+  go: string,
+  env: NodeJS.ProcessEnv,
+  module: string,
+  version: string,
+): Promise<Downloaded> {
+  // the proxy's answer for a version it will not serve is final: say which one
+  const dl = JSON.parse(
+    await run(go, ['mod', 'download', '-json', `${module}@${version}`], { env, ok: [1] }),
+  ) as Partial<Downloaded> & { Error?: string };
+  if (dl.Error || !dl.Sum || !dl.GoMod || !dl.Dir)
+    throw new ComponentsError('build', `${module}@${version}: ${dl.Error ?? 'no sum'}`);
+  return dl as Downloaded;
 }
 
 /** check refuses a binary that kept its symbol table or needs a dynamic loader: the layer has none */
@@ -248,7 +285,7 @@ func main() { m.Main(os.Args) }
  * goEnv fixes what would otherwise come from the host's environment and change the output: the module
  * mode of the wrapper (it is written to), the local toolchain (the one the key names), the target.
  */
-function goEnv(): NodeJS.ProcessEnv {
+export function goEnv(): NodeJS.ProcessEnv {
   return {
     ...process.env,
     GOFLAGS: '-mod=mod',
@@ -260,7 +297,7 @@ function goEnv(): NodeJS.ProcessEnv {
 }
 
 /** findGo: $GO, else go on PATH, else the toolchain's default install place */
-async function findGo(): Promise<string> {
+export async function findGo(): Promise<string> {
   const candidates = [
     ...(process.env.GO ? [process.env.GO] : []),
     ...(process.env.PATH ?? '')
@@ -280,7 +317,7 @@ async function findGo(): Promise<string> {
   throw new ComponentsError('tool', 'the go command (1.26 or later) is required to build the components');
 }
 
-async function debVersions(pkgs: readonly string[]): Promise<string[]> {
+export async function debVersions(pkgs: readonly string[]): Promise<string[]> {
   // biome-ignore lint/suspicious/noTemplateCurlyInString: dpkg-query's format, not a template
   const out = await run('dpkg-query', ['-W', '-f', '${Package}=${Version}\\n', ...pkgs]);
   return out.trim().split('\n').sort();

@@ -1,19 +1,24 @@
 // Builds one image of the components manifest as an OCI archive and caches it beside the components, under
-// <cache>/components/<name>/<tag>-<key>, the key a hash of the manifest entry and the code that writes the
-// archive. The archive is byte-reproducible, so the cache only saves the work, never changes the bytes.
+// <cache>/components/<name>/<tag>-<key>, the key a hash of the manifest entry, of what it is made from (the
+// cached component a binary comes from; the module, gcc and C library pause is compiled with) and of the
+// code that writes the archive. The archive is byte-reproducible, so the cache only saves the work, never
+// changes the bytes.
 import { execFile } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { mkdir, mkdtemp, readFile, rename, rm, writeFile } from 'node:fs/promises';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
-import { cacheDir } from './build.js';
+import { readElfDeps } from '../rootfs/elf.js';
+import { type Built, CGO_DEBS, cacheDir, debVersions, downloadModule, findGo, goEnv, run } from './build.js';
 import { BUSYBOX, busyboxLayer } from './busybox-layer.js';
 import { extractDeb, fetchPinnedDeb } from './deb.js';
+import { sectionNames } from './elf.js';
 import { ComponentsError } from './errors.js';
 import type { Image } from './image-manifest.js';
 import { lock } from './lock.js';
-import { ociArchive } from './oci-archive.js';
+import { type OciFile, ociArchive } from './oci-archive.js';
+import { buildPause, PAUSE_SOURCE } from './pause.js';
 
 const exec = promisify(execFile);
 
@@ -21,8 +26,9 @@ const exec = promisify(execFile);
 export interface ImageInfo {
   readonly name: string;
   readonly ref: string;
-  /** the Debian packages it is made from, package=version */
-  readonly debs: readonly string[];
+  readonly aliases: readonly string[];
+  /** what it is made from, as packages.txt says it: `debs=…`, `from=…`, `links=…` */
+  readonly from: readonly string[];
   /** the archive's file name in the directory, and in the layer's images directory */
   readonly file: string;
   /** the image's digest (its manifest's) */
@@ -40,19 +46,32 @@ const KEYED_SOURCES = [
   here('./image.ts'),
   here('./image-manifest.ts'),
   here('./busybox-layer.ts'),
+  here('./pause.ts'),
   here('./oci-archive.ts'),
   here('../../src/sys/fs/tar.ts'),
 ];
 /** the images are amd64, as the components: GOARCH of build.ts */
 const ARCH = 'amd64';
 
+export interface ImageOptions {
+  readonly cache?: string;
+  readonly log?: (line: string) => void;
+  /** the built components, by name: an image of a binary or of pause is made from one */
+  readonly components?: ReadonlyMap<string, Built>;
+}
+
+/** What an image's layer is made from: the inputs that key it, and the work that lays it out. */
+interface Recipe {
+  readonly inputs: unknown;
+  readonly from: readonly string[];
+  readonly files: (work: string) => Promise<OciFile[]>;
+}
+
 /** buildImage returns the cached directory of an image, writing its archive first on a cache miss. */
-export async function buildImage(
-  img: Image,
-  o: { cache?: string; log?: (line: string) => void } = {},
-): Promise<BuiltImage> {
+export async function buildImage(img: Image, o: ImageOptions = {}): Promise<BuiltImage> {
   const cache = o.cache ?? cacheDir();
-  const h = createHash('sha256').update(JSON.stringify({ image: img, arch: ARCH }));
+  const r = await recipe(img, cache, o.components ?? new Map());
+  const h = createHash('sha256').update(JSON.stringify({ image: img, arch: ARCH, inputs: r.inputs }));
   for (const s of await Promise.all(KEYED_SOURCES.map((f) => readFile(f)))) h.update(s);
   const base = join(cache, 'components', img.name);
   const out = join(base, `${img.ref.slice(img.ref.lastIndexOf(':') + 1)}-${h.digest('hex').slice(0, 16)}`);
@@ -69,24 +88,14 @@ export async function buildImage(
   try {
     const late = await cached();
     if (late) return late;
-    const deb = await fetchPinnedDeb(img.busybox, join(cache, 'debs'), ARCH);
-    const tree = join(work, 'deb');
-    await extractDeb(deb, tree);
-    const busybox = join(tree, BUSYBOX);
-    // the applets busybox was built with, from itself: it is static and amd64, as the build host must be
+    // the images are amd64, as the components, and some are run here to lay them out (busybox --list-full)
     if (process.arch !== 'x64')
       throw new ComponentsError('build', `${img.name}: the images are built on amd64 hosts`);
-    const applets = (await exec(busybox, ['--list-full'], { encoding: 'utf8' })).stdout
-      .split('\n')
-      .filter(Boolean);
     const archive = ociArchive({
       name: img.ref,
+      aliases: img.aliases,
       arch: ARCH,
-      layer: busyboxLayer(
-        await readFile(busybox),
-        applets,
-        await readFile(join(tree, 'usr/share/doc', img.busybox.package, 'copyright')),
-      ),
+      layer: await r.files(work),
       config: img.config,
     });
     const partial = join(work, 'out');
@@ -94,7 +103,8 @@ export async function buildImage(
     const info: ImageInfo = {
       name: img.name,
       ref: img.ref,
-      debs: [`${img.busybox.package}=${img.busybox.version}`],
+      aliases: img.aliases,
+      from: r.from,
       file: `${img.name}.tar`,
       digest: archive.manifestDigest,
     };
@@ -110,4 +120,68 @@ export async function buildImage(
     await rm(work, { recursive: true, force: true });
     await unlock();
   }
+}
+
+async function recipe(img: Image, cache: string, components: ReadonlyMap<string, Built>): Promise<Recipe> {
+  const src = img.source;
+  if (src.kind === 'busybox') {
+    const deb = src.deb;
+    return {
+      inputs: {},
+      from: [`debs=${deb.package}=${deb.version}`],
+      files: async (work) => {
+        const tree = join(work, 'deb');
+        await extractDeb(await fetchPinnedDeb(deb, join(cache, 'debs'), ARCH), tree);
+        const busybox = join(tree, BUSYBOX);
+        // the applets busybox was built with, from itself: it is static and amd64, as the build host must be
+        const applets = (await exec(busybox, ['--list-full'], { encoding: 'utf8' })).stdout
+          .split('\n')
+          .filter(Boolean);
+        return busyboxLayer(
+          await readFile(busybox),
+          applets,
+          await readFile(join(tree, 'usr/share/doc', deb.package, 'copyright')),
+        );
+      },
+    };
+  }
+  const c = components.get(src.component);
+  if (!c) throw new ComponentsError('build', `${img.name}: component ${src.component} is not built`);
+  if (src.kind === 'binary')
+    return {
+      // the cached directory's name is the component's version and key: the same one, the same bytes
+      inputs: { component: basename(c.dir) },
+      from: [`from=${c.info.name}@${c.info.version}:${src.binary}`],
+      // where Kubernetes' server images keep theirs (build/server-image/Dockerfile)
+      files: async () => [
+        {
+          path: `usr/local/bin/${src.binary}`,
+          type: 'file',
+          mode: 0o755,
+          content: await readFile(join(c.dir, src.binary)),
+        },
+      ],
+    };
+  const module = c.info.modules[0]!;
+  // gcc and glibc's static library, installed when missing; their versions then key the image
+  await run(here('../host-packages.sh'), ['components']);
+  const links = await debVersions(CGO_DEBS);
+  return {
+    inputs: { module, links },
+    from: [`from=${module.path}@${c.info.version}:${PAUSE_SOURCE}`, `links=${links.join(',')}`],
+    files: async (work) => {
+      const dl = await downloadModule(await findGo(), goEnv(), module.path, c.info.version);
+      if (dl.Sum !== module.sum)
+        throw new ComponentsError(
+          'build',
+          `${module.path}@${c.info.version}: ${dl.Sum}, built from ${module.sum}`,
+        );
+      const pause = join(work, 'pause');
+      await buildPause(dl.Dir, src.tag, c.info.version, pause);
+      const deps = await readElfDeps(pause);
+      if ((await sectionNames(pause)).includes('.symtab') || deps?.interpreter || deps?.needed.length)
+        throw new ComponentsError('build', `${pause}: not stripped and static`);
+      return [{ path: 'pause', type: 'file', mode: 0o755, content: await readFile(pause) }];
+    },
+  };
 }

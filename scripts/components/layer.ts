@@ -1,5 +1,6 @@
-// The extension layer: a squashfs rooted at / holding every component's binaries where the manifest puts
-// them, the images' OCI archives under /usr/share/keel/images, and /usr/share/keel/packages.txt.
+// An extension layer (components, kubernetes): a squashfs rooted at / holding its components' binaries where
+// the manifest puts them, its images' OCI archives under /usr/share/keel/images, and
+// /usr/share/keel/packages.txt.
 // Byte-reproducible from the same cached builds: fixed owners, modes and times, and mksquashfs orders each
 // directory itself.
 import { execFile } from 'node:child_process';
@@ -29,8 +30,9 @@ export const MKSQUASHFS_ARGS = ['-comp', 'zstd', '-Xcompression-level', '19', '-
 
 const HEADER = `# One line per component: name version go=<Go version> modules=<module,...> [links=<Debian package=version,...>]
 # then <path in the layer>=<sha256> for each of its binaries.
-# Then one line per image: name reference debs=<Debian package=version,...> digest=<image digest>
-# <path of its OCI archive>=<sha256>.
+# Then one line per image: name reference [also=<reference,...>] what it is made from (debs=<Debian
+# package=version,...>, or from=<component or module>@<version>:<binary or source> [links=...])
+# digest=<image digest> <path of its OCI archive>=<sha256>.
 `;
 
 export interface LayerBinary {
@@ -87,7 +89,8 @@ export async function buildLayer(
         [
           info.name,
           info.ref,
-          `debs=${info.debs.join(',')}`,
+          ...(info.aliases.length ? [`also=${info.aliases.join(',')}`] : []),
+          ...info.from,
           `digest=${info.digest}`,
           `${path}=${sha256}`,
         ].join(' '),
@@ -101,7 +104,11 @@ export async function buildLayer(
     await exec('find', [root, '-type', 'd', '-exec', 'chmod', '0755', '{}', '+']);
 
     await mkdir(dirname(out), { recursive: true });
-    await exec('mksquashfs', [
+    // niced: the compression takes the host's cores for half a minute or more
+    await exec('nice', [
+      '-n',
+      '19',
+      'mksquashfs',
       root,
       partial,
       ...MKSQUASHFS_ARGS,
@@ -117,7 +124,7 @@ export async function buildLayer(
     ]).catch((err: NodeJS.ErrnoException & { stderr?: string }) => {
       throw new ComponentsError(
         'tool',
-        err.code === 'ENOENT'
+        Number(err.code) === 127
           ? 'mksquashfs not found (apt-get install squashfs-tools)'
           : `mksquashfs: ${err.stderr ?? err.message}`,
         { cause: err },

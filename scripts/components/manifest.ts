@@ -10,19 +10,28 @@ export interface Binary {
   /** true: a throw-away main calling `package`.Main(os.Args) */
   readonly main: boolean;
   readonly tags: readonly string[];
+  /** false: built and cached but left out of the layer (a tool for the host, or a binary only an image carries) */
+  readonly ship: boolean;
 }
 
 export interface Component {
   readonly name: string;
   readonly version: string;
   readonly modules: readonly string[];
+  /** the layer it ships in: `components` (the default) or another one (`kubernetes`) */
+  readonly layer: string;
+  /**
+   * the version at which the first module's replaces into its own tree (Kubernetes' staging modules) are
+   * required instead: a wrapper module cannot see that tree
+   */
+  readonly replaceLocal?: string;
   /** absolute directory of the layer the binaries go in */
   readonly dest: string;
   readonly cgo: boolean;
   /** Debian packages whose static libraries a cgo build links in */
   readonly debs: readonly string[];
   readonly buildmode?: string;
-  /** with {version} and {sum} still in it */
+  /** with {version}, {major}, {minor} and {sum} still in it */
   readonly ldflags: string;
   readonly binaries: readonly Binary[];
 }
@@ -30,6 +39,8 @@ export interface Component {
 const COMPONENT_KEYS = [
   'version',
   'modules',
+  'layer',
+  'replaceLocal',
   'dest',
   'tags',
   'cgo',
@@ -42,6 +53,8 @@ const NAME = /^[a-z0-9][a-z0-9._-]*$/;
 const VERSION = /^v\d+\.\d+\.\d+(-[0-9A-Za-z.-]+)?$/;
 const MODULE = /^[a-z0-9.-]+\.[a-z]+(\/[A-Za-z0-9._~-]+)*$/;
 const TAG = /^[A-Za-z0-9_.]+$/;
+const PLACEHOLDERS = ['version', 'major', 'minor', 'sum'];
+export const DEFAULT_LAYER = 'components';
 const DEST = /^(\/[a-z0-9._-]+)+$/;
 
 /** parseComponents validates manifest text; errors name the file and the offending key. */
@@ -74,6 +87,11 @@ export function parseComponents(text: string, source = 'manifest'): Component[] 
       return fail(`${at}.version: must be a module version like v1.2.3`);
     const modules = strings(c.modules, `${at}.modules`, MODULE, fail);
     if (!modules.length) fail(`${at}.modules: name at least one Go module`);
+    const layer = c.layer ?? DEFAULT_LAYER;
+    if (typeof layer !== 'string' || !NAME.test(layer)) return fail(`${at}.layer: not a layer name`);
+    const replaceLocal = c.replaceLocal;
+    if (replaceLocal !== undefined && (typeof replaceLocal !== 'string' || !VERSION.test(replaceLocal)))
+      return fail(`${at}.replaceLocal: must be a module version like v0.1.2`);
     const dest = c.dest;
     if (typeof dest !== 'string' || !DEST.test(dest))
       return fail(`${at}.dest: must be an absolute directory`);
@@ -88,7 +106,7 @@ export function parseComponents(text: string, source = 'manifest'): Component[] 
     const ldflags = c.ldflags ?? '';
     if (typeof ldflags !== 'string') return fail(`${at}.ldflags: must be a string`);
     for (const m of ldflags.matchAll(/\{([^}]*)\}/g))
-      if (m[1] !== 'version' && m[1] !== 'sum') fail(`${at}.ldflags: unknown placeholder {${m[1]}}`);
+      if (!PLACEHOLDERS.includes(m[1]!)) fail(`${at}.ldflags: unknown placeholder {${m[1]}}`);
     if (/(^|\s)-(s|w|buildid)(\s|=|$)/.test(ldflags)) fail(`${at}.ldflags: -s -w -buildid= are always set`);
 
     if (!isRecord(c.binaries) || !Object.keys(c.binaries).length)
@@ -97,14 +115,18 @@ export function parseComponents(text: string, source = 'manifest'): Component[] 
     for (const [bin, spec] of Object.entries(c.binaries)) {
       const bat = `${at}.binaries.${bin}`;
       if (!NAME.test(bin)) fail(`${bat}: not a file name`);
-      const other = dests.get(`${dest}/${bin}`);
-      if (other) fail(`${bat}: ${dest}/${bin} is also built by ${other}`);
-      dests.set(`${dest}/${bin}`, name);
       const s: Record<string, unknown> =
         typeof spec === 'string' ? { package: spec } : isRecord(spec) ? spec : {};
       for (const k of Object.keys(s))
-        if (k !== 'package' && k !== 'main' && k !== 'tags')
-          fail(`${bat}: unknown key '${k}' (package, main, tags)`);
+        if (!['package', 'main', 'tags', 'ship'].includes(k))
+          fail(`${bat}: unknown key '${k}' (package, main, tags, ship)`);
+      if (s.ship !== undefined && typeof s.ship !== 'boolean') fail(`${bat}.ship: must be true or false`);
+      const ship = s.ship !== false;
+      // a path of a layer holds one binary; the layers are mounted apart, so each has its own paths
+      const path = `${layer}:${dest}/${bin}`;
+      const other = dests.get(path);
+      if (ship && other) fail(`${bat}: ${dest}/${bin} is also built by ${other}`);
+      if (ship) dests.set(path, name);
       const pkg = s.main ?? s.package;
       if (typeof pkg !== 'string' || (s.main !== undefined && s.package !== undefined))
         return fail(`${bat}: must be a package path, {package: path} or {main: path}`);
@@ -113,12 +135,37 @@ export function parseComponents(text: string, source = 'manifest'): Component[] 
         package: importPath(pkg, modules[0]!, bat, fail),
         main: s.main !== undefined,
         tags: s.tags === undefined ? tags : strings(s.tags, `${bat}.tags`, TAG, fail),
+        ship,
       });
     }
-    out.push({ name, version, modules, dest, cgo, debs, buildmode, ldflags, binaries });
+    out.push({
+      name,
+      version,
+      modules,
+      layer,
+      ...(replaceLocal ? { replaceLocal } : {}),
+      dest,
+      cgo,
+      debs,
+      buildmode,
+      ldflags,
+      binaries,
+    });
   }
   if (!out.length) fail('components: name at least one component');
   return out;
+}
+
+/** ldflagsOf fills a component's ldflags in: {version} the tag, {major} and {minor} its first two numbers. */
+export function ldflagsOf(c: Pick<Component, 'version' | 'ldflags'>, sum: string): string {
+  const [major, minor] = c.version.replace(/^v/, '').split('.');
+  return c.ldflags
+    .replaceAll('{version}', c.version)
+    .replaceAll('{major}', major!)
+    .replaceAll('{minor}', minor!)
+    .replaceAll('{sum}', sum)
+    .replace(/\s+/g, ' ')
+    .trim();
 }
 
 /** importPath resolves a package relative to the first module; a first element with a dot is absolute. */

@@ -14,15 +14,34 @@ const deb = '    busybox: { package: busybox-static, version: "1:1.0-1", sha256:
 
 describe('images of the components manifest', () => {
   it('reads the toolbox, named from its pinned busybox, beside the components', () => {
-    const [toolbox, ...rest] = parseImages(manifest);
-    expect(rest).toEqual([]);
+    const [toolbox] = parseImages(manifest);
     expect(toolbox).toMatchObject({
       name: 'toolbox',
       ref: 'keel.dev/toolbox:1.35.0-4-deb12u1-b1',
-      busybox: { package: 'busybox-static', version: '1:1.35.0-4+deb12u1+b1' },
+      aliases: [],
+      layer: 'components',
+      source: { kind: 'busybox', deb: { package: 'busybox-static', version: '1:1.35.0-4+deb12u1+b1' } },
       config: { cmd: ['/bin/sh'], workingDir: '/' },
     });
     expect(parseComponents(manifest).length).toBeGreaterThan(0);
+  });
+
+  it("reads Kubernetes' images: pause under both names, the server images tagged by the version", () => {
+    const images = parseImages(manifest).filter((i) => i.layer === 'kubernetes');
+    const version = parseComponents(manifest).find((c) => c.name === 'kubernetes')!.version;
+    expect(images.map((i) => i.ref)).toEqual([
+      'registry.k8s.io/pause:3.10.1',
+      `registry.k8s.io/kube-apiserver:${version}`,
+      `registry.k8s.io/kube-controller-manager:${version}`,
+      `registry.k8s.io/kube-scheduler:${version}`,
+      `registry.k8s.io/kube-proxy:${version}`,
+    ]);
+    const [pause, apiserver] = images;
+    // kubeadm's name for v1.34, and containerd v2.4.2's default sandbox image
+    expect(pause!.aliases).toEqual(['registry.k8s.io/pause:3.10.2']);
+    expect(pause!.config).toMatchObject({ entrypoint: ['/pause'], user: '65535:65535' });
+    expect(apiserver!.source).toEqual({ kind: 'binary', component: 'kubernetes', binary: 'kube-apiserver' });
+    expect(apiserver!.config.entrypoint).toBeUndefined();
   });
 
   it('makes a tag of a Debian version', () => {
@@ -31,11 +50,7 @@ describe('images of the components manifest', () => {
   });
 
   it.each([
-    [
-      'an unknown key',
-      one(`    repository: keel.dev/t\n${deb}    entrypoint: [/x]\n`),
-      "unknown key 'entrypoint'",
-    ],
+    ['an unknown key', one(`    repository: keel.dev/t\n${deb}    entry: [/x]\n`), "unknown key 'entry'"],
     ['a repository without a host', one(`    repository: t\n${deb}`), 'repository: must be'],
     [
       'a version YAML reads as a number',
@@ -47,6 +62,17 @@ describe('images of the components manifest', () => {
       one('    repository: keel.dev/t\n    busybox: { package: busybox, version: "1.0" }\n'),
       'busybox.sha256',
     ],
+    [
+      'two sources',
+      one(`    repository: keel.dev/t\n${deb}    pause: { component: c, tag: "1" }\n`),
+      'one of busybox, binary, pause',
+    ],
+    [
+      'a binary no component builds',
+      `components:\n  c:\n    version: v1.0.0\n    modules: [example.com/m]\n    dest: /usr/bin\n    binaries: { a: . }\nimages:\n  t:\n    repository: keel.dev/t\n    binary: { component: c, name: b }\n`,
+      "c builds no binary 'b'",
+    ],
+    ['a bad alias', one(`    repository: keel.dev/t\n${deb}    aliases: [t]\n`), "'t' is not a reference"],
     ['a bad env', one(`    repository: keel.dev/t\n${deb}    env: [PATH]\n`), "'PATH' is not KEY=VALUE"],
   ])('refuses %s', (_, text, message) => {
     expect(() => parseImages(text, 'm.yaml')).toThrow(message);

@@ -20,7 +20,11 @@ describe('the toolbox image', () => {
     const toolbox = parseImages(await readFile(manifest, 'utf8')).find((i) => i.name === 'toolbox')!;
     const built = await buildImage(toolbox);
     const tar = await readFile(join(built.dir, built.info.file));
-    expect(built.info).toMatchObject({ ref: toolbox.ref, debs: ['busybox-static=1:1.35.0-4+deb12u1+b1'] });
+    expect(built.info).toMatchObject({
+      ref: toolbox.ref,
+      aliases: [],
+      from: ['debs=busybox-static=1:1.35.0-4+deb12u1+b1'],
+    });
 
     const outer = new Map(readTar(tar).map((e) => [e.name, e.data]));
     const index = JSON.parse(outer.get('index.json')!.toString());

@@ -87,6 +87,29 @@ describe('ociArchive', () => {
     });
   });
 
+  it('names one image under its aliases too, with its user, and refuses an alias that repeats a name', () => {
+    const a = ociArchive({
+      ...input,
+      aliases: ['registry.k8s.io/pause:3.10.2'],
+      config: { entrypoint: ['/pause'], user: '65535:65535' },
+    });
+    const byName = new Map(readTar(a.tar).map((e) => [e.name, e]));
+    const index = JSON.parse(byName.get('index.json')!.data.toString());
+    expect(
+      index.manifests.map((m: { digest: string; annotations: Record<string, string> }) => [
+        m.digest,
+        m.annotations['io.containerd.image.name'],
+        m.annotations['org.opencontainers.image.ref.name'],
+      ]),
+    ).toEqual([
+      [a.manifestDigest, input.name, 'v1.2.3'],
+      [a.manifestDigest, 'registry.k8s.io/pause:3.10.2', '3.10.2'],
+    ]);
+    const config = JSON.parse(byName.get(`blobs/sha256/${a.configDigest.slice(7)}`)!.data.toString());
+    expect(config.config).toEqual({ User: '65535:65535', Entrypoint: ['/pause'] });
+    expect(() => ociArchive({ ...input, aliases: [input.name] })).toThrow('repeats');
+  });
+
   it('lays the layer out parents first, owned by root at time 0, with the modes and links given', () => {
     const a = ociArchive(input);
     const outer = new Map(readTar(a.tar).map((e) => [e.name, e]));
