@@ -10,6 +10,7 @@ import { CONFIG_TYPES } from '../../resources/config/index.js';
 import { CRI_TYPES } from '../../resources/cri/index.js';
 import { ETCD_TYPES } from '../../resources/etcd/index.js';
 import { FILES_TYPES } from '../../resources/files/index.js';
+import { K8S_TYPES } from '../../resources/k8s/index.js';
 import { NETWORK_TYPES } from '../../resources/network/index.js';
 import { RUNTIME_TYPES } from '../../resources/runtime/index.js';
 import { SECRETS_TYPES } from '../../resources/secrets/index.js';
@@ -30,6 +31,7 @@ export const RESOURCE_TYPES = [
   ...CRI_TYPES,
   ...ETCD_TYPES,
   ...FILES_TYPES,
+  ...K8S_TYPES,
   ...NETWORK_TYPES,
   ...RUNTIME_TYPES,
   ...SECRETS_TYPES,

@@ -34,6 +34,7 @@ export async function loadControllers(events: EventBus, opts: ControllerOptions 
     { serviceController },
     { serviceSpecController },
     { machineStatusController },
+    { k8sControllers },
     etcd,
     cri,
     network,
@@ -44,6 +45,7 @@ export async function loadControllers(events: EventBus, opts: ControllerOptions 
     import('../../../controllers/v1alpha1/service.js'),
     import('../../../controllers/v1alpha1/service-spec.js'),
     import('../../../controllers/runtime/machine-status.js'),
+    import('../../../controllers/k8s/index.js'),
     opts.etcd ? import('../../../controllers/etcd/index.js') : undefined,
     opts.containerd ? import('../../../controllers/cri/index.js') : undefined,
     opts.network ? import('./network-controllers.js') : undefined,
@@ -60,6 +62,7 @@ export async function loadControllers(events: EventBus, opts: ControllerOptions 
     serviceController(events),
     ...(etcd && opts.etcd ? etcd.etcdControllers(opts.etcd) : []),
     ...(cri && opts.containerd ? cri.criControllers(opts.containerd) : []),
+    ...k8sControllers(),
     ...(opts.services ? [serviceSpecController(opts.services)] : []),
   ];
 }

@@ -7,6 +7,11 @@ import { CRI_NAMESPACE, registerCriResources } from '../../../resources/cri/inde
 import { ETCD_NAMESPACE, registerEtcdResources } from '../../../resources/etcd/index.js';
 import { FILES_NAMESPACE, registerFilesResources } from '../../../resources/files/index.js';
 import {
+  K8S_CONTROL_PLANE_NAMESPACE,
+  K8S_NAMESPACE,
+  registerK8sResources,
+} from '../../../resources/k8s/index.js';
+import {
   NETWORK_CONFIG_NAMESPACE,
   NETWORK_NAMESPACE,
   registerNetworkResources,
@@ -27,9 +32,12 @@ export async function registerNodeResources(state: State): Promise<void> {
   await registerNamespace(state, CLUSTER_NAMESPACE, 'Cluster configuration and discovery resources.');
   await registerNamespace(state, ETCD_NAMESPACE, 'etcd resources.');
   await registerNamespace(state, CRI_NAMESPACE, 'CRI Seccomp resources.');
+  await registerNamespace(state, K8S_NAMESPACE, 'Kubernetes all node types resources.');
+  await registerNamespace(state, K8S_CONTROL_PLANE_NAMESPACE, 'Kubernetes control plane resources.');
   await registerConfigResources(state);
   await registerEtcdResources(state);
   await registerCriResources(state);
+  await registerK8sResources(state);
   await registerSecretsResources(state);
   await registerNetworkResources(state);
   await registerTimeResources(state);

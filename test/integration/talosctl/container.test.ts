@@ -1,12 +1,14 @@
 // The stock talosctl drives a container-mode node: every command the suite lists either works and prints
 // what upstream prints for that data, or answers a clear Unimplemented naming its RPC. Never a hang (each
 // call has a deadline), a decode error or a raw transport error. docs/talosctl.md keeps the same list.
+
 import { execFileSync, spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { nodenameFromHostname } from '../../../controllers/k8s/internal/nodename.js';
 import {
   CriWriter,
   copyComponents,
@@ -143,6 +145,16 @@ describe('talosctl against a container node', () => {
     // the spec is the config file itself, every document of it
     expect(mc).toMatch(/\nspec: \|\n {4}version: v1alpha1\n/);
     expect(mc).toContain('talos.dev/yaml-spec');
+  });
+
+  it('get nodename: the Kubernetes name made from the hostname, as upstream prints it', async () => {
+    const host = works(await tc('get', 'hostname', '-o', 'jsonpath={.spec.hostname}')).trim();
+    const out = works(await tc('get', 'nodename'));
+    expect(out).toMatch(/^NODE\s+NAMESPACE\s+TYPE\s+ID\s+VERSION\s+NODENAME\n/);
+    const name = nodenameFromHostname(host).replaceAll('.', '\\.');
+    expect(out).toMatch(new RegExp(`\\sk8s\\s+Nodename\\s+nodename\\s+\\d+\\s+${name}\\n`));
+    const yaml = works(await tc('get', 'nodenames.kubernetes.talos.dev', 'nodename', '-o', 'yaml'));
+    expect(yaml).toContain('skipNodeRegistration: false');
   });
 
   it('services and service <id>, machined included', async () => {
