@@ -21,7 +21,7 @@ import {
 } from '../../resources/network/index.js';
 import { defineController, input, output } from '../../src/cosi/controller/index.js';
 import { destroyIfPresent } from '../internal/destroy-if-present.js';
-import { contains, parsePrefix } from '../network/internal/ip.js';
+import { filterIPs } from '../internal/filter-ips.js';
 
 export const ETCD_SPEC_CONTROLLER = 'etcd.SpecController';
 /** the node addresses etcd picks from: routed, Kubernetes' own (pod and service ranges) left out */
@@ -57,14 +57,7 @@ export function etcdSpecOf(
   name: string,
   ips: readonly string[],
 ): EtcdSpecSpec | undefined {
-  const pick = (valid: readonly string[], exclude: readonly string[]) => {
-    const inAny = (list: readonly string[], ip: string) =>
-      list.some((s) => {
-        const p = parsePrefix(s.includes('/') ? s : `${s}/${s.includes(':') ? 128 : 32}`);
-        return p !== undefined && contains(p, ip);
-      });
-    return ips.filter((ip) => (valid.length === 0 || inAny(valid, ip)) && !inAny(exclude, ip));
-  };
+  const pick = (valid: readonly string[], exclude: readonly string[]) => filterIPs(ips, valid, exclude);
   const advertisable = pick(cfg.advertiseValidSubnets, cfg.advertiseExcludeSubnets);
   const advertised = cfg.advertiseValidSubnets.length === 0 ? advertisable.slice(0, 1) : advertisable;
   if (advertised.length === 0) return undefined;

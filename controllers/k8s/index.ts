@@ -1,8 +1,12 @@
-// controllers/k8s: Kubernetes on a node — for now the node's name. (The address filters the network
+// controllers/k8s: Kubernetes on a node — the node's name and the kubelet's node IPs. (The address filters the network
 // controllers need run with them: network-controllers.ts.)
+import { NodeIPController } from './nodeip.js';
+import { NodeIPConfigController } from './nodeip-config.js';
 import { NodenameController } from './nodename.js';
 
+export * from './nodeip.js';
+export * from './nodeip-config.js';
 export * from './nodename.js';
 
 /** k8sControllers are the Kubernetes controllers every node runs. */
-export const k8sControllers = () => [NodenameController];
+export const k8sControllers = () => [NodenameController, NodeIPConfigController, NodeIPController];

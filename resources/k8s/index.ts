@@ -1,16 +1,20 @@
-// resources/k8s: Kubernetes on a node — for now the name it registers with. registerK8sResources records
+// resources/k8s: Kubernetes on a node — the name it registers with and the kubelet's node IPs. registerK8sResources records
 // their definitions so the API can serve them.
 import { registerResource } from '../../src/cosi/resource/meta/index.js';
 import { defaultRegistry } from '../../src/cosi/resource/registry.js';
 import type { ResourceType } from '../../src/cosi/resource/typed.js';
 import type { SignalOptions } from '../../src/cosi/state/core.js';
 import type { State } from '../../src/cosi/state/state.js';
+import { NodeIP } from './nodeip.js';
+import { NodeIPConfig } from './nodeip-config.js';
 import { Nodename } from './nodename.js';
 
 export * from './namespace.js';
+export * from './nodeip.js';
+export * from './nodeip-config.js';
 export * from './nodename.js';
 
-export const K8S_TYPES = [Nodename] as const;
+export const K8S_TYPES = [Nodename, NodeIPConfig, NodeIP] as const;
 
 /** registerK8sResources records the definitions of the k8s types in a state. */
 export async function registerK8sResources(state: State, opts: SignalOptions = {}): Promise<void> {

@@ -157,6 +157,16 @@ describe('talosctl against a container node', () => {
     expect(yaml).toContain('skipNodeRegistration: false');
   });
 
+  it("get nodeipconfig and nodeip: the kubelet's node IP, one of the node's own addresses", async () => {
+    const cfg = works(await tc('get', 'nodeipconfig', 'kubelet', '-o', 'yaml'));
+    expect(cfg).toMatch(/validSubnets:\n\s+- 0\.0\.0\.0\/0\n/);
+    expect(cfg).toContain('- 10.244.0.0/16');
+    const ip = works(await tc('get', 'nodeip', 'kubelet', '-o', 'jsonpath={.spec.addresses[0]}')).trim();
+    const routed = works(await tc('get', 'nodeaddress', 'routed-no-k8s', '-o', 'yaml'));
+    expect(ip).toMatch(/^\d+\.\d+\.\d+\.\d+$/);
+    expect(routed).toContain(`- ${ip}/`);
+  });
+
   it('services and service <id>, machined included', async () => {
     const list = works(await tc('services'));
     expect(list).toMatch(/^NODE\s+SERVICE\s+STATE\s+HEALTH\s+LAST CHANGE\s+LAST EVENT/);
