@@ -1,12 +1,20 @@
-// controllers/k8s: Kubernetes on a node — the node's name and the kubelet's node IPs. (The address filters the network
+// controllers/k8s: Kubernetes on a node — the node's name, the kubelet's node IPs, and the server the
+// kubelet reads its static pods from. (The address filters the network
 // controllers need run with them: network-controllers.ts.)
 import { NodeIPController } from './nodeip.js';
 import { NodeIPConfigController } from './nodeip-config.js';
 import { NodenameController } from './nodename.js';
+import { StaticPodServerController } from './static-pod-server.js';
 
 export * from './nodeip.js';
 export * from './nodeip-config.js';
 export * from './nodename.js';
+export * from './static-pod-server.js';
 
 /** k8sControllers are the Kubernetes controllers every node runs. */
-export const k8sControllers = () => [NodenameController, NodeIPConfigController, NodeIPController];
+export const k8sControllers = () => [
+  NodenameController,
+  NodeIPConfigController,
+  NodeIPController,
+  StaticPodServerController,
+];

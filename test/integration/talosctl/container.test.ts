@@ -167,6 +167,15 @@ describe('talosctl against a container node', () => {
     expect(routed).toContain(`- ${ip}/`);
   });
 
+  it('get staticpodserverstatus: the loopback URL the static pods are served on; get staticpods', async () => {
+    const url = works(
+      await tc('get', 'staticpodserverstatus', 'static-pod-server-status', '-o', 'jsonpath={.spec.url}'),
+    ).trim();
+    expect(url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
+    // no control plane static pod yet: the kind resolves and lists nothing
+    expect(works(await tc('get', 'staticpods')).trim()).toMatch(/^NODE\s+NAMESPACE\s+TYPE\s+ID\s+VERSION$/);
+  });
+
   it('services and service <id>, machined included', async () => {
     const list = works(await tc('services'));
     expect(list).toMatch(/^NODE\s+SERVICE\s+STATE\s+HEALTH\s+LAST CHANGE\s+LAST EVENT/);
