@@ -8,7 +8,7 @@ import { defineController, input, output } from '../../src/cosi/controller/index
 import { configOf } from '../config/config-of.js';
 import { parsePrefix } from '../network/internal/ip.js';
 import { DEFAULT_POD_CIDR, DEFAULT_SERVICE_CIDR } from './address-filter.js';
-import { NodeIPError } from './internal/node-ip.js';
+import { K8sConfigError } from './internal/errors.js';
 
 export const NODEIP_CONFIG_CONTROLLER = 'k8s.NodeIPConfigController';
 
@@ -23,7 +23,7 @@ export function nodeIPConfigOf(cfg: Config): NodeIPConfigSpec | undefined {
   if (valid.length === 0)
     valid = services.map((cidr) => {
       const p = parsePrefix(cidr);
-      if (!p) throw new NodeIPError(`cluster.network.serviceSubnets: "${cidr}" is not a subnet`);
+      if (!p) throw new K8sConfigError(`cluster.network.serviceSubnets: "${cidr}" is not a subnet`);
       return cidr.includes(':') ? '::/0' : '0.0.0.0/0';
     });
   const vips: string[] = [];
@@ -45,7 +45,7 @@ export const NodeIPConfigController = defineController({
       try {
         next = cfg ? nodeIPConfigOf(configOf(cfg.spec)) : undefined;
       } catch (e) {
-        if (!(e instanceof NodeIPError)) throw e;
+        if (!(e instanceof K8sConfigError)) throw e;
         logger.error('no node IP config', { error: e.message });
         continue; // the last good one stays
       }

@@ -1,7 +1,6 @@
 // secrets.RootKubernetesController: KubernetesRootSecrets(secrets/k8s) from the machine config,
 // control plane only.
 import { MachineConfig } from '../../resources/config/machine-config.js';
-import { ipFromBytes, ipToBytes } from '../../resources/network/ip.js';
 import {
   KUBERNETES_ROOT_ID,
   KubernetesRoot,
@@ -16,6 +15,7 @@ import {
 } from '../../src/config/index.js';
 import { transformController } from '../../src/cosi/controller/generic/index.js';
 import { configOf } from '../config/config-of.js';
+import { nthIP, parsePrefix } from '../network/internal/ip.js';
 import { configRef, pemCerts, pemKey, pemPair, rootMap } from './internal/config.js';
 import { SecretsError } from './internal/errors.js';
 
@@ -71,24 +71,14 @@ export function kubernetesRootOf(cfg: Config): KubernetesRootSpec {
 /** apiServerIPs is the first host address of each service CIDR: the `kubernetes` Service's IP. */
 export function apiServerIPs(serviceSubnets: readonly string[]): string[] {
   return serviceSubnets.map((cidr) => {
-    const [addr = '', bits = ''] = cidr.split('/');
-    const b = ipToBytes(addr);
-    const len = Number(bits);
-    if (!Number.isInteger(len) || len < 0 || len > b.length * 8)
+    const p = parsePrefix(cidr);
+    const ip = p && nthIP(p, 1);
+    if (!ip)
       throw new SecretsError(
         'invalid-secret',
         configRef,
         `cluster.network.serviceSubnets: ${cidr}: not a CIDR`,
       );
-    for (let i = 0; i < b.length; i++) {
-      const keep = Math.max(0, Math.min(8, len - i * 8));
-      b[i] = b[i]! & ((0xff << (8 - keep)) & 0xff);
-    }
-    // network address + 1, carrying across bytes
-    for (let i = b.length - 1; i >= 0; i--) {
-      b[i] = (b[i]! + 1) & 0xff;
-      if (b[i] !== 0) break;
-    }
-    return ipFromBytes(b);
+    return ip;
   });
 }

@@ -1,17 +1,19 @@
-// resources/k8s: Kubernetes on a node — the name it registers with, the kubelet's node IPs, and the static
-// pods with the server the kubelet reads them from. registerK8sResources records
+// resources/k8s: Kubernetes on a node — the name it registers with, the kubelet's node IPs and config, and
+// the static pods with the server the kubelet reads them from. registerK8sResources records
 // their definitions so the API can serve them.
 import { registerResource } from '../../src/cosi/resource/meta/index.js';
 import { defaultRegistry } from '../../src/cosi/resource/registry.js';
 import type { ResourceType } from '../../src/cosi/resource/typed.js';
 import type { SignalOptions } from '../../src/cosi/state/core.js';
 import type { State } from '../../src/cosi/state/state.js';
+import { KubeletConfig } from './kubelet-config.js';
 import { NodeIP } from './nodeip.js';
 import { NodeIPConfig } from './nodeip-config.js';
 import { Nodename } from './nodename.js';
 import { StaticPod } from './static-pod.js';
 import { StaticPodServerStatus } from './static-pod-server-status.js';
 
+export * from './kubelet-config.js';
 export * from './namespace.js';
 export * from './nodeip.js';
 export * from './nodeip-config.js';
@@ -19,7 +21,14 @@ export * from './nodename.js';
 export * from './static-pod.js';
 export * from './static-pod-server-status.js';
 
-export const K8S_TYPES = [Nodename, NodeIPConfig, NodeIP, StaticPod, StaticPodServerStatus] as const;
+export const K8S_TYPES = [
+  Nodename,
+  NodeIPConfig,
+  NodeIP,
+  StaticPod,
+  StaticPodServerStatus,
+  KubeletConfig,
+] as const;
 
 /** registerK8sResources records the definitions of the k8s types in a state. */
 export async function registerK8sResources(state: State, opts: SignalOptions = {}): Promise<void> {

@@ -2,11 +2,6 @@
 // valid subnet and in no excluded one, then the first IPv4 and the first IPv6 address of them.
 import { filterIPs } from '../../internal/filter-ips.js';
 
-/** NodeIPError: a subnet of the config cannot be read. */
-export class NodeIPError extends Error {
-  override readonly name = 'NodeIPError';
-}
-
 export interface PickedNodeIPs {
   readonly addresses: string[];
   /** suitable addresses left out: a second one of a family */

@@ -59,6 +59,23 @@ export function masked(p: Prefix): Prefix {
   return { ip: ipFromBytes(bytes), bits: p.bits };
 }
 
+/**
+ * nthIP is the subnet's network address plus n (1: the Kubernetes API's Service IP, 10: the cluster DNS
+ * Service's), or undefined when the subnet does not hold that many addresses.
+ */
+export function nthIP(p: Prefix, n: number): string | undefined {
+  const hostBits = bitLen(p.ip) - p.bits;
+  if (hostBits < 31 && n >= 2 ** hostBits) return undefined;
+  const bytes = ipToBytes(masked(p).ip);
+  let carry = n;
+  for (let i = bytes.length - 1; i >= 0 && carry > 0; i--) {
+    const sum = bytes[i]! + (carry & 0xff);
+    bytes[i] = sum & 0xff;
+    carry = Math.floor(carry / 256) + (sum > 0xff ? 1 : 0);
+  }
+  return ipFromBytes(bytes);
+}
+
 /** contains says whether ip lies inside the prefix (families must match). */
 export function contains(p: Prefix, ip: string): boolean {
   if (familyOf(p.ip) !== familyOf(ip)) return false;

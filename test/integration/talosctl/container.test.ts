@@ -167,11 +167,15 @@ describe('talosctl against a container node', () => {
     expect(routed).toContain(`- ${ip}/`);
   });
 
-  it('get staticpodserverstatus: the loopback URL the static pods are served on; get staticpods', async () => {
+  it('get staticpodserverstatus: the loopback URL the static pods are served on; kubeletconfig, staticpods', async () => {
     const url = works(
       await tc('get', 'staticpodserverstatus', 'static-pod-server-status', '-o', 'jsonpath={.spec.url}'),
     ).trim();
     expect(url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
+    // the kubelet's config points at it, with the cluster DNS of the generated config
+    const kubelet = works(await tc('get', 'kubeletconfig', 'kubelet', '-o', 'yaml'));
+    expect(kubelet).toContain(`staticPodListURL: ${url}\n`);
+    expect(kubelet).toMatch(/clusterDNS:\n\s+- 10\.96\.0\.10\n\s+clusterDomain: cluster\.local\n/);
     // no control plane static pod yet: the kind resolves and lists nothing
     expect(works(await tc('get', 'staticpods')).trim()).toMatch(/^NODE\s+NAMESPACE\s+TYPE\s+ID\s+VERSION$/);
   });
