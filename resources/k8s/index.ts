@@ -1,4 +1,4 @@
-// resources/k8s: Kubernetes on a node — the name it registers with, the kubelet's node IPs and config, and
+// resources/k8s: Kubernetes on a node — the name it registers with, the kubelet's node IPs, config and spec, and
 // the static pods with the server the kubelet reads them from. registerK8sResources records
 // their definitions so the API can serve them.
 import { registerResource } from '../../src/cosi/resource/meta/index.js';
@@ -7,6 +7,7 @@ import type { ResourceType } from '../../src/cosi/resource/typed.js';
 import type { SignalOptions } from '../../src/cosi/state/core.js';
 import type { State } from '../../src/cosi/state/state.js';
 import { KubeletConfig } from './kubelet-config.js';
+import { KubeletSpec } from './kubelet-spec.js';
 import { NodeIP } from './nodeip.js';
 import { NodeIPConfig } from './nodeip-config.js';
 import { Nodename } from './nodename.js';
@@ -14,6 +15,7 @@ import { StaticPod } from './static-pod.js';
 import { StaticPodServerStatus } from './static-pod-server-status.js';
 
 export * from './kubelet-config.js';
+export * from './kubelet-spec.js';
 export * from './namespace.js';
 export * from './nodeip.js';
 export * from './nodeip-config.js';
@@ -28,6 +30,7 @@ export const K8S_TYPES = [
   StaticPod,
   StaticPodServerStatus,
   KubeletConfig,
+  KubeletSpec,
 ] as const;
 
 /** registerK8sResources records the definitions of the k8s types in a state. */

@@ -23,6 +23,8 @@ export interface ControllerOptions {
   readonly etcd?: EtcdServicePaths;
   /** where containerd keeps its state and socket */
   readonly containerd?: ContainerdPaths;
+  /** a container node: it shares its host's kernel */
+  readonly container?: boolean;
 }
 
 /** loadControllers evaluates the controllers' modules (once) and makes the controllers a node registers. */
@@ -62,7 +64,7 @@ export async function loadControllers(events: EventBus, opts: ControllerOptions 
     serviceController(events),
     ...(etcd && opts.etcd ? etcd.etcdControllers(opts.etcd) : []),
     ...(cri && opts.containerd ? cri.criControllers(opts.containerd) : []),
-    ...k8sControllers(),
+    ...k8sControllers({ container: opts.container === true }),
     ...(opts.services ? [serviceSpecController(opts.services)] : []),
   ];
 }

@@ -173,6 +173,7 @@ export async function runNode(start: NodeStart): Promise<Node> {
         services,
         etcd: etcdPaths,
         containerd: containerdPaths,
+        container,
         ...(network ? { network } : {}),
       })) {
         await nextTurn();

@@ -167,7 +167,7 @@ describe('talosctl against a container node', () => {
     expect(routed).toContain(`- ${ip}/`);
   });
 
-  it('get staticpodserverstatus: the loopback URL the static pods are served on; kubeletconfig, staticpods', async () => {
+  it('get staticpodserverstatus: the loopback URL the static pods are served on; kubeletconfig, kubeletspec, staticpods', async () => {
     const url = works(
       await tc('get', 'staticpodserverstatus', 'static-pod-server-status', '-o', 'jsonpath={.spec.url}'),
     ).trim();
@@ -176,6 +176,13 @@ describe('talosctl against a container node', () => {
     const kubelet = works(await tc('get', 'kubeletconfig', 'kubelet', '-o', 'yaml'));
     expect(kubelet).toContain(`staticPodListURL: ${url}\n`);
     expect(kubelet).toMatch(/clusterDNS:\n\s+- 10\.96\.0\.10\n\s+clusterDomain: cluster\.local\n/);
+    // and its final spec: upstream's arguments with the node's IP, a container node's kernel left alone
+    const ip = works(await tc('get', 'nodeip', 'kubelet', '-o', 'jsonpath={.spec.addresses[0]}')).trim();
+    const spec = works(await tc('get', 'kubeletspec', 'kubelet', '-o', 'yaml'));
+    expect(spec).toContain('- --config=/etc/kubernetes/kubelet.yaml\n');
+    expect(spec).toContain(`- --node-ip=${ip}\n`);
+    expect(spec).toContain('protectKernelDefaults: false\n');
+    expect(spec).toContain(`staticPodURL: ${url}\n`);
     // no control plane static pod yet: the kind resolves and lists nothing
     expect(works(await tc('get', 'staticpods')).trim()).toMatch(/^NODE\s+NAMESPACE\s+TYPE\s+ID\s+VERSION$/);
   });
