@@ -1,6 +1,9 @@
-// controllers/k8s: Kubernetes on a node — the node's name, the kubelet's node IPs, config and spec, and the
-// server the kubelet reads its static pods from. (The address filters the network
-// controllers need run with them: network-controllers.ts.)
+// controllers/k8s: Kubernetes on a node — the node's name, the kubelet's node IPs, config and spec, the
+// control plane's component configs, and the server the kubelet reads its static pods from. (The address
+// filters the network controllers need run with them: network-controllers.ts.)
+import { ControlPlaneAPIServerController } from './control-plane-apiserver.js';
+import { ControlPlaneControllerManagerController } from './control-plane-controller-manager.js';
+import { ControlPlaneSchedulerController } from './control-plane-scheduler.js';
 import { KubeletConfigController } from './kubelet-config.js';
 import { kubeletSpecController } from './kubelet-spec.js';
 import { NodeIPController } from './nodeip.js';
@@ -8,6 +11,9 @@ import { NodeIPConfigController } from './nodeip-config.js';
 import { NodenameController } from './nodename.js';
 import { StaticPodServerController } from './static-pod-server.js';
 
+export * from './control-plane-apiserver.js';
+export * from './control-plane-controller-manager.js';
+export * from './control-plane-scheduler.js';
 export * from './kubelet-config.js';
 export * from './kubelet-spec.js';
 export * from './nodeip.js';
@@ -28,4 +34,7 @@ export const k8sControllers = (opts: K8sControllerOptions = {}) => [
   StaticPodServerController,
   KubeletConfigController,
   kubeletSpecController({ container: opts.container === true }),
+  ControlPlaneAPIServerController,
+  ControlPlaneControllerManagerController,
+  ControlPlaneSchedulerController,
 ];

@@ -2,12 +2,8 @@
 // cluster's DNS and the static pod server's URL — the input of its final spec. Its YAML is upstream's
 // (extraArgs as lists of values, extraMounts as OCI mounts); it travels as YAML only.
 import { defineResource, type ResourceOf } from '../../src/cosi/resource/typed.js';
+import type { ArgValues } from './component.js';
 import { K8S_NAMESPACE } from './namespace.js';
-
-/** ArgValues are the values of one extra argument (`--flag=a --flag=b`), as upstream's. */
-export interface ArgValues {
-  values: string[];
-}
 
 /** Mount is an OCI runtime-spec mount. */
 export interface Mount {

@@ -187,6 +187,19 @@ describe('talosctl against a container node', () => {
     expect(works(await tc('get', 'staticpods')).trim()).toMatch(/^NODE\s+NAMESPACE\s+TYPE\s+ID\s+VERSION$/);
   });
 
+  it('get apiserverconfig, controllermanagerconfig, schedulerconfig: a control plane’s component configs', async () => {
+    const api = works(await tc('get', 'apiserverconfig', '-o', 'yaml'));
+    expect(api).toContain('namespace: controlplane\n');
+    expect(api).toContain('controlPlaneEndpoint: https://127.0.0.1:6443\n');
+    expect(api).toMatch(/serviceCIDR:\n\s+- 10\.96\.0\.0\/12\n/);
+    expect(works(await tc('get', 'controllermanagerconfig'))).toMatch(
+      /controlplane\s+ControllerManagerConfig\s+kube-controller-manager\s+\d+/,
+    );
+    expect(works(await tc('get', 'schedulerconfig', 'kube-scheduler', '-o', 'yaml'))).toContain(
+      'enabled: true\n',
+    );
+  });
+
   it('services and service <id>, machined included', async () => {
     const list = works(await tc('services'));
     expect(list).toMatch(/^NODE\s+SERVICE\s+STATE\s+HEALTH\s+LAST CHANGE\s+LAST EVENT/);

@@ -1,0 +1,44 @@
+// k8s.ControlPlaneControllerManagerController: ControllerManagerConfig `kube-controller-manager`
+// (controlplane) from the machine config on a control-plane node, as upstream's: whether it runs here, the
+// image, the pod and service ranges, and the user's extra arguments, volumes, environment and resources.
+import {
+  CONTROLLER_MANAGER_ID,
+  ControllerManagerConfig,
+  type ControllerManagerConfigSpec,
+} from '../../resources/k8s/index.js';
+import type { Config } from '../../src/config/index.js';
+import {
+  cloudProviderOf,
+  configTransform,
+  controlPlaneOf,
+  extraArgsOf,
+  extraVolumesOf,
+  imageOr,
+  podCIDRsOf,
+  resourcesOf,
+  serviceCIDRsOf,
+} from './internal/control-plane.js';
+
+export function controllerManagerConfigOf(cfg: Config): ControllerManagerConfigSpec | undefined {
+  const v1 = controlPlaneOf(cfg);
+  if (!v1) return undefined;
+  const c = v1.cluster.controllerManager;
+  return {
+    enabled: v1.machine.controlPlane?.controllerManager?.disabled !== true,
+    image: imageOr(c?.image, 'registry.k8s.io/kube-controller-manager'),
+    cloudProvider: cloudProviderOf(v1),
+    podCIDRs: podCIDRsOf(v1),
+    serviceCIDRs: serviceCIDRsOf(v1),
+    extraArgs: extraArgsOf(c),
+    extraVolumes: extraVolumesOf(c),
+    environmentVariables: { ...(c?.env ?? {}) },
+    resources: resourcesOf(c),
+  };
+}
+
+export const ControlPlaneControllerManagerController = configTransform(
+  'k8s.ControlPlaneControllerManagerController',
+  ControllerManagerConfig,
+  CONTROLLER_MANAGER_ID,
+  controllerManagerConfigOf,
+);
