@@ -6,9 +6,9 @@
 // 10 min on 2 cores).
 import { execFile } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { mkdtemp, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join, posix } from 'node:path';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -19,6 +19,7 @@ import { IMAGES_DIR, type Image, parseImages } from '../../scripts/components/im
 import { PACKAGES_TXT } from '../../scripts/components/layer.js';
 import { type Component, parseComponents } from '../../scripts/components/manifest.js';
 import { readElfDeps } from '../../scripts/rootfs/elf.js';
+import { layerFiles } from './components/layer-files.js';
 import { readTar } from './components/read-tar.js';
 
 const exec = promisify(execFile);
@@ -43,16 +44,6 @@ const buildLayer = (out: string) =>
   );
 
 const sha256 = (b: Buffer) => createHash('sha256').update(b).digest('hex');
-
-async function files(dir: string, rel = '/'): Promise<string[]> {
-  const out: string[] = [];
-  for (const e of await readdir(join(dir, rel), { withFileTypes: true })) {
-    const path = posix.join(rel, e.name);
-    if (e.isDirectory()) out.push(...(await files(dir, path)));
-    else out.push(path);
-  }
-  return out.sort();
-}
 
 async function stripedStatic(file: string): Promise<void> {
   expect(await sectionNames(file), file).not.toContain('.symtab');
@@ -99,7 +90,7 @@ afterAll(async () => {
 describe('kubernetes layer', () => {
   it("holds the kubelet, the images' archives and packages.txt, nothing else", async () => {
     const archives = images.map((i) => `${IMAGES_DIR}/${i.name}.tar`);
-    expect(await files(root)).toEqual(['/usr/bin/kubelet', ...archives, PACKAGES_TXT].sort());
+    expect(await layerFiles(root)).toEqual(['/usr/bin/kubelet', ...archives, PACKAGES_TXT].sort());
     expect((await stat(join(root, 'usr/bin/kubelet'))).mode & 0o777).toBe(0o755);
   });
 

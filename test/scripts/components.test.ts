@@ -4,9 +4,9 @@
 // byte-reproducible; and the built etcd serves a put and a get on loopback.
 import { type ChildProcess, execFile, spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { mkdtemp, readdir, readFile, rm, stat } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join, posix } from 'node:path';
+import { join } from 'node:path';
 import { setTimeout as delay } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
@@ -17,6 +17,7 @@ import { PACKAGES_TXT } from '../../scripts/components/layer.js';
 import { type Component, DEFAULT_LAYER, parseComponents } from '../../scripts/components/manifest.js';
 import { freePort } from '../../scripts/lib/free-port.js';
 import { readElfDeps } from '../../scripts/rootfs/elf.js';
+import { layerFiles } from './components/layer-files.js';
 
 const exec = promisify(execFile);
 const repo = (p: string) => fileURLToPath(new URL(`../../${p}`, import.meta.url));
@@ -60,17 +61,6 @@ async function goVersionOf(file: string): Promise<string> {
   return b.toString('latin1', p, p + len);
 }
 
-/** files lists every regular file under dir as a layer path, sorted */
-async function files(dir: string, rel = '/'): Promise<string[]> {
-  const out: string[] = [];
-  for (const e of await readdir(join(dir, rel), { withFileTypes: true })) {
-    const path = posix.join(rel, e.name);
-    if (e.isDirectory()) out.push(...(await files(dir, path)));
-    else out.push(path);
-  }
-  return out.sort();
-}
-
 /** bin runs a binary of the unpacked layer and returns stdout and stderr together */
 async function bin(path: string, args: readonly string[], env: NodeJS.ProcessEnv = {}): Promise<string> {
   const r = await exec(join(root, path), args, { env: { PATH: '/usr/bin:/bin', ...env }, encoding: 'utf8' });
@@ -102,7 +92,9 @@ describe('components layer', () => {
   it("holds the manifest's binaries where it puts them, its images' archives and packages.txt, nothing else", async () => {
     const archives = images.map((i) => `${IMAGES_DIR}/${i.name}.tar`);
     expect(archives).toContain(`${IMAGES_DIR}/toolbox.tar`);
-    expect(await files(root)).toEqual([...binaries().map((b) => b.path), ...archives, PACKAGES_TXT].sort());
+    expect(await layerFiles(root)).toEqual(
+      [...binaries().map((b) => b.path), ...archives, PACKAGES_TXT].sort(),
+    );
     for (const { path } of binaries()) expect((await stat(join(root, path))).mode & 0o777, path).toBe(0o755);
     for (const path of archives) expect((await stat(join(root, path))).mode & 0o777, path).toBe(0o644);
   });
