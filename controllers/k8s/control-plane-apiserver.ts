@@ -1,11 +1,15 @@
 // k8s.ControlPlaneAPIServerController: APIServerConfig `kube-apiserver` (controlplane) from the machine
 // config on a control-plane node, as upstream's: the image, the endpoint, etcd on loopback, the local port,
 // the service ranges, and the user's extra arguments, volumes, environment and resources.
+
+import { MachineConfig } from '../../resources/config/machine-config.js';
 import { APISERVER_ID, APIServerConfig, type APIServerConfigSpec } from '../../resources/k8s/index.js';
 import { accessors, type Config } from '../../src/config/index.js';
+import { transformController } from '../../src/cosi/controller/generic/index.js';
+import { activeConfigMap } from '../config/active-config-map.js';
+import { configOf } from '../config/config-of.js';
 import {
   cloudProviderOf,
-  configTransform,
   controlPlaneOf,
   extraArgsOf,
   extraVolumesOf,
@@ -37,9 +41,13 @@ export function apiServerConfigOf(cfg: Config): APIServerConfigSpec | undefined 
   };
 }
 
-export const ControlPlaneAPIServerController = configTransform(
-  'k8s.ControlPlaneAPIServerController',
-  APIServerConfig,
-  APISERVER_ID,
-  apiServerConfigOf,
-);
+export const ControlPlaneAPIServerController = transformController({
+  name: 'k8s.ControlPlaneAPIServerController',
+  input: MachineConfig,
+  output: APIServerConfig,
+  mapOptional: activeConfigMap(APISERVER_ID, true),
+  transform: (_rt, cfg, out) => {
+    // the map let only a control plane's config through
+    out.spec = apiServerConfigOf(configOf(cfg.spec))!;
+  },
+});

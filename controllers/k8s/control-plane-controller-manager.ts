@@ -1,15 +1,18 @@
 // k8s.ControlPlaneControllerManagerController: ControllerManagerConfig `kube-controller-manager`
 // (controlplane) from the machine config on a control-plane node, as upstream's: whether it runs here, the
 // image, the pod and service ranges, and the user's extra arguments, volumes, environment and resources.
+import { MachineConfig } from '../../resources/config/machine-config.js';
 import {
   CONTROLLER_MANAGER_ID,
   ControllerManagerConfig,
   type ControllerManagerConfigSpec,
 } from '../../resources/k8s/index.js';
 import type { Config } from '../../src/config/index.js';
+import { transformController } from '../../src/cosi/controller/generic/index.js';
+import { activeConfigMap } from '../config/active-config-map.js';
+import { configOf } from '../config/config-of.js';
 import {
   cloudProviderOf,
-  configTransform,
   controlPlaneOf,
   extraArgsOf,
   extraVolumesOf,
@@ -36,9 +39,13 @@ export function controllerManagerConfigOf(cfg: Config): ControllerManagerConfigS
   };
 }
 
-export const ControlPlaneControllerManagerController = configTransform(
-  'k8s.ControlPlaneControllerManagerController',
-  ControllerManagerConfig,
-  CONTROLLER_MANAGER_ID,
-  controllerManagerConfigOf,
-);
+export const ControlPlaneControllerManagerController = transformController({
+  name: 'k8s.ControlPlaneControllerManagerController',
+  input: MachineConfig,
+  output: ControllerManagerConfig,
+  mapOptional: activeConfigMap(CONTROLLER_MANAGER_ID, true),
+  transform: (_rt, cfg, out) => {
+    // the map let only a control plane's config through
+    out.spec = controllerManagerConfigOf(configOf(cfg.spec))!;
+  },
+});

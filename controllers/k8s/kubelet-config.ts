@@ -10,17 +10,17 @@ import {
   STATIC_POD_SERVER_STATUS_ID,
   StaticPodServerStatus,
 } from '../../resources/k8s/index.js';
-import { DEFAULT_KUBERNETES_VERSION } from '../../src/config/generate/options.js';
 import { type Config, v1alpha1Of } from '../../src/config/index.js';
 import { defineController, input, output } from '../../src/cosi/controller/index.js';
 import { configOf } from '../config/config-of.js';
 import { nthIP, parsePrefix } from '../network/internal/ip.js';
 import { DEFAULT_SERVICE_CIDR } from './address-filter.js';
+import { imageOr } from './internal/control-plane.js';
 import { K8sConfigError } from './internal/errors.js';
 
 export const KUBELET_CONFIG_CONTROLLER = 'k8s.KubeletConfigController';
 export const DEFAULT_DNS_DOMAIN = 'cluster.local';
-export const DEFAULT_KUBELET_IMAGE = `ghcr.io/siderolabs/kubelet:v${DEFAULT_KUBERNETES_VERSION}`;
+export const DEFAULT_KUBELET_IMAGE = imageOr(undefined, 'ghcr.io/siderolabs/kubelet');
 
 /** dnsServiceIPs are the cluster DNS Service's IPs: the tenth address of each service range. */
 export function dnsServiceIPs(serviceSubnets: readonly string[]): string[] {

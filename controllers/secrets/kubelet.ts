@@ -6,8 +6,9 @@ import { isControlPlane } from '../../resources/config/machine-type.js';
 import { KUBELET_ID, Kubelet, type KubeletSpec } from '../../resources/secrets/index.js';
 import { accessors, type Config, DEFAULT_KUBEPRISM_PORT } from '../../src/config/index.js';
 import { transformController } from '../../src/cosi/controller/generic/index.js';
+import { activeConfigMap } from '../config/active-config-map.js';
 import { configOf } from '../config/config-of.js';
-import { configRef, pemCerts, pemPair, rootMap } from './internal/config.js';
+import { configRef, pemCerts, pemPair } from './internal/config.js';
 import { SecretsError } from './internal/errors.js';
 import { DEFAULT_LOCAL_API_SERVER_PORT } from './root-kubernetes.js';
 
@@ -16,7 +17,7 @@ export const KubeletController = transformController({
   name: 'secrets.KubeletController',
   input: MachineConfig,
   output: Kubelet,
-  mapOptional: rootMap(KUBELET_ID, false),
+  mapOptional: activeConfigMap(KUBELET_ID, false),
   transform: (_rt, cfg, out) => {
     Object.assign(out.spec, kubeletSecretsOf(configOf(cfg.spec)));
   },

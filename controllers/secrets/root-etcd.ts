@@ -3,8 +3,9 @@ import { MachineConfig } from '../../resources/config/machine-config.js';
 import { ETCD_ROOT_ID, EtcdRoot, type EtcdRootSpec } from '../../resources/secrets/index.js';
 import { type Config, v1alpha1Of } from '../../src/config/index.js';
 import { transformController } from '../../src/cosi/controller/generic/index.js';
+import { activeConfigMap } from '../config/active-config-map.js';
 import { configOf } from '../config/config-of.js';
-import { configRef, pemPair, rootMap } from './internal/config.js';
+import { configRef, pemPair } from './internal/config.js';
 import { SecretsError } from './internal/errors.js';
 
 /** RootEtcdController publishes the etcd CA of a control plane node. */
@@ -12,7 +13,7 @@ export const RootEtcdController = transformController({
   name: 'secrets.RootEtcdController',
   input: MachineConfig,
   output: EtcdRoot,
-  mapOptional: rootMap(ETCD_ROOT_ID, true),
+  mapOptional: activeConfigMap(ETCD_ROOT_ID, true),
   transform: (_rt, cfg, out) => {
     Object.assign(out.spec, etcdRootOf(configOf(cfg.spec)));
   },

@@ -14,9 +14,10 @@ import {
   DEFAULT_SERVICE_SUBNETS,
 } from '../../src/config/index.js';
 import { transformController } from '../../src/cosi/controller/generic/index.js';
+import { activeConfigMap } from '../config/active-config-map.js';
 import { configOf } from '../config/config-of.js';
 import { nthIP, parsePrefix } from '../network/internal/ip.js';
-import { configRef, pemCerts, pemKey, pemPair, rootMap } from './internal/config.js';
+import { configRef, pemCerts, pemKey, pemPair } from './internal/config.js';
 import { SecretsError } from './internal/errors.js';
 
 /** The API server's port on the node when cluster.controlPlane.localAPIServerPort is unset. */
@@ -27,7 +28,7 @@ export const RootKubernetesController = transformController({
   name: 'secrets.RootKubernetesController',
   input: MachineConfig,
   output: KubernetesRoot,
-  mapOptional: rootMap(KUBERNETES_ROOT_ID, true),
+  mapOptional: activeConfigMap(KUBERNETES_ROOT_ID, true),
   transform: (_rt, cfg, out) => {
     Object.assign(out.spec, kubernetesRootOf(configOf(cfg.spec)));
   },

@@ -3,8 +3,9 @@ import { MachineConfig } from '../../resources/config/machine-config.js';
 import { isIP, OS_ROOT_ID, OSRoot, type OSRootSpec } from '../../resources/secrets/index.js';
 import { accessors, type Config, v1alpha1Of } from '../../src/config/index.js';
 import { transformController } from '../../src/cosi/controller/generic/index.js';
+import { activeConfigMap } from '../config/active-config-map.js';
 import { configOf } from '../config/config-of.js';
-import { pemCerts, pemPair, rootMap } from './internal/config.js';
+import { pemCerts, pemPair } from './internal/config.js';
 
 /** The in-cluster service through which pods reach the Talos API (features.kubernetesTalosAPIAccess). */
 export const KUBERNETES_TALOS_API_SERVICE = 'talos';
@@ -15,7 +16,7 @@ export const RootOSController = transformController({
   name: 'secrets.RootOSController',
   input: MachineConfig,
   output: OSRoot,
-  mapOptional: rootMap(OS_ROOT_ID, false),
+  mapOptional: activeConfigMap(OS_ROOT_ID, false),
   transform: (_rt, cfg, out) => {
     Object.assign(out.spec, osRootOf(configOf(cfg.spec)));
   },

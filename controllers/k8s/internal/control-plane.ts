@@ -1,16 +1,12 @@
-// What the control plane configs' controllers share, as upstream's control_plane.go: they make their
-// resource only from a config with a machine and a cluster section on a control-plane node, and turn the
-// config's component settings into the resources' shapes.
+// What the control plane configs' transforms share, as upstream's control_plane.go: the config of a
+// control-plane node with a machine and a cluster section, and its component settings in the resources'
+// shapes.
 
-import { MACHINE_CONFIG_ID, MachineConfig } from '../../../resources/config/machine-config.js';
 import { isControlPlane } from '../../../resources/config/machine-type.js';
 import type { ArgValues, ExtraVolume, Resources } from '../../../resources/k8s/index.js';
 import { DEFAULT_KUBERNETES_VERSION } from '../../../src/config/generate/options.js';
 import { accessors, type Config, v1alpha1Of } from '../../../src/config/index.js';
 import type { ControlPlaneComponent } from '../../../src/config/types/v1alpha1/cluster.js';
-import { defineController, input, output } from '../../../src/cosi/controller/index.js';
-import type { ResourceType } from '../../../src/cosi/resource/typed.js';
-import { configOf } from '../../config/config-of.js';
 import { DEFAULT_POD_CIDR, DEFAULT_SERVICE_CIDR } from '../address-filter.js';
 
 type V1 = NonNullable<ReturnType<typeof v1alpha1Of>>;
@@ -67,30 +63,6 @@ export const serviceCIDRsOf = (v1: ControlPlaneV1): string[] =>
   v1.cluster.network?.serviceSubnets?.length
     ? [...v1.cluster.network.serviceSubnets]
     : [DEFAULT_SERVICE_CIDR];
-
-/** one transform: the machine config → the resource `id`, or none */
-export function configTransform<S>(
-  name: string,
-  type: ResourceType<S>,
-  id: string,
-  of: (cfg: Config) => S | undefined,
-) {
-  return defineController({
-    name,
-    inputs: [input(MachineConfig, { id: MACHINE_CONFIG_ID })],
-    outputs: [output(type, 'exclusive')],
-    async run(rt, { signal }) {
-      for await (const _ of rt.events(signal)) {
-        const cfg = await rt.getOrNull(MachineConfig, MACHINE_CONFIG_ID, { signal });
-        const next = cfg ? of(configOf(cfg.spec)) : undefined;
-        rt.startTrackingOutputs();
-        if (next !== undefined) await rt.modify(type, id, () => next, { signal });
-        await rt.cleanupOutputs(type);
-        rt.resetBackoff();
-      }
-    },
-  });
-}
 
 export const CLOUD_PROVIDER_EXTERNAL = 'external';
 

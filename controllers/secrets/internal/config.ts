@@ -1,15 +1,7 @@
 // Reading secrets out of a machine config: its PEM is base64 encoded, and roots exist only for v1alpha1.
 
-import {
-  MACHINE_CONFIG_ID,
-  MachineConfig,
-  type MachineConfigSpec,
-} from '../../../resources/config/machine-config.js';
-import { isControlPlane } from '../../../resources/config/machine-type.js';
+import { MACHINE_CONFIG_ID, MachineConfig } from '../../../resources/config/machine-config.js';
 import type { CertificateAndKey, PEMCertificate } from '../../../resources/secrets/index.js';
-import { accessors, v1alpha1Of } from '../../../src/config/index.js';
-import type { TypedResource } from '../../../src/cosi/resource/typed.js';
-import { configOf } from '../../config/config-of.js';
 
 const unb64 = (s: string | undefined): string => (s ? Buffer.from(s, 'base64').toString('utf8') : '');
 
@@ -24,21 +16,6 @@ export const pemCerts = (list: readonly { crt?: string }[] | undefined): PEMCert
 /** pemKey decodes a config `{key}`. */
 export const pemKey = (c: { key?: string } | undefined): { key: string } | null =>
   c?.key ? { key: unb64(c.key) } : null;
-
-/**
- * rootMap maps the active config to a root secret id, or to nothing: another config id, a config
- * without machine or cluster sections, or (for control plane secrets) a worker.
- */
-export const rootMap =
-  (id: string, requireControlPlane: boolean) =>
-  (res: TypedResource<MachineConfigSpec>): string | undefined => {
-    const cfg = { metadata: res.metadata, spec: configOf(res.spec) };
-    if (cfg.metadata.id !== MACHINE_CONFIG_ID) return undefined;
-    const v1 = v1alpha1Of(cfg.spec);
-    if (!v1?.machine || !v1.cluster) return undefined;
-    if (requireControlPlane && !isControlPlane(accessors(cfg.spec).machineType())) return undefined;
-    return id;
-  };
 
 /** configRef names the active machine config in errors. */
 export const configRef = MachineConfig.pointer(MACHINE_CONFIG_ID);
