@@ -1,8 +1,12 @@
 // What `gen config` takes: cluster name, endpoint, secrets and the versions and disks to write.
 import type { SecretsBundle } from './bundle.js';
 
-/** The defaults of talosctl v1.13.0 (its constants and image tags), whose output Keel's configs mirror. */
-export const DEFAULT_KUBERNETES_VERSION = '1.36.0';
+/**
+ * The Kubernetes version the image ships (images/components.yaml): a generated config names the images
+ * the node carries, where talosctl v1.13.0 would name 1.36.0, which nothing here could run.
+ */
+export const DEFAULT_KUBERNETES_VERSION = '1.34.4';
+/** The other defaults are talosctl v1.13.0's (its constants and image tags), whose output Keel's configs mirror. */
 export const DEFAULT_TALOS_VERSION = 'v1.13.0';
 export const DEFAULT_INSTALLER_IMAGE = `ghcr.io/siderolabs/installer:${DEFAULT_TALOS_VERSION}`;
 export const DEFAULT_INSTALL_DISK = '/dev/sda';

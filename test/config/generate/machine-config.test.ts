@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
+import { parseComponents } from '../../../scripts/components/manifest.js';
 import { accessors } from '../../../src/config/accessors.js';
 import { v1alpha1Of } from '../../../src/config/container.js';
 import { decode } from '../../../src/config/decoder/index.js';
@@ -7,15 +8,23 @@ import { encode } from '../../../src/config/encoder.js';
 import { ConfigErrors } from '../../../src/config/errors.js';
 import { decodeSecretsBundle } from '../../../src/config/generate/bundle.js';
 import { generateConfigs } from '../../../src/config/generate/machine-config.js';
+import { DEFAULT_KUBERNETES_VERSION } from '../../../src/config/generate/options.js';
 import { validate } from '../../../src/config/validate/index.js';
 
 const read = (path: string) => readFileSync(new URL(path, import.meta.url), 'utf8');
 const secrets = decodeSecretsBundle(read('../fixtures/secrets.yaml.txt'));
 // talosctl v1.13.0 `gen config demo https://10.5.0.2:6443 --with-secrets <that bundle>
-// --with-docs=false --with-examples=false [--talos-version v1.11]`, unedited
+// --with-docs=false --with-examples=false --kubernetes-version=v1.34.4 [--talos-version v1.11]`, unedited:
+// Keel's default Kubernetes version is the one its image ships
 const upstream = (name: string) => read(`./fixtures/${name}.yaml.txt`);
 
 describe('generateConfigs', () => {
+  it('defaults to the Kubernetes version the image ships', () => {
+    const manifest = read('../../../images/components.yaml');
+    const shipped = parseComponents(manifest).find((c) => c.name === 'kubernetes')!.version;
+    expect(`v${DEFAULT_KUBERNETES_VERSION}`).toBe(shipped);
+  });
+
   const out = generateConfigs({ clusterName: 'demo', endpoint: 'https://10.5.0.2:6443', secrets });
 
   it('writes controlplane.yaml exactly as talosctl v1.13.0 does', () => {

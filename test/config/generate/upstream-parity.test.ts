@@ -9,12 +9,14 @@ import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { isMap, isScalar, isSeq, type Node, parseAllDocuments } from 'yaml';
+import { DEFAULT_KUBERNETES_VERSION } from '../../../src/config/generate/options.js';
 import { talosctlPath } from '../../integration/talosctl/talosctl.js';
 
 const run = promisify(execFile);
 const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
 const SECRETS = fileURLToPath(new URL('../fixtures/secrets.yaml.txt', import.meta.url));
 const FILES = ['controlplane.yaml', 'worker.yaml'] as const;
+const SHIPPED = `--kubernetes-version=v${DEFAULT_KUBERNETES_VERSION}`;
 
 interface Variant {
   readonly name: string;
@@ -111,7 +113,17 @@ describe('gen config matches talosctl v1.13.0 (#28)', () => {
   const gen = async (key: string, args: readonly string[]) => {
     const [upstream, keel] = [tmp(), tmp()];
     await Promise.all([
-      run(talosctl, ['gen', 'config', ...args, '--with-docs=false', '--with-examples=false', '-o', upstream]),
+      // Keel's default Kubernetes version is the one its image ships; a variant's own flag comes later and wins
+      run(talosctl, [
+        'gen',
+        'config',
+        SHIPPED,
+        ...args,
+        '--with-docs=false',
+        '--with-examples=false',
+        '-o',
+        upstream,
+      ]),
       run(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', 'gen', 'config', ...args, '-o', keel], {
         cwd: ROOT,
       }),
