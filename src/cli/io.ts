@@ -3,6 +3,14 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { UsageError } from './args.js';
 
+/** OutputError is a local file keelctl will not write (one already there, say): no usage follows it. */
+export class OutputError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'OutputError';
+  }
+}
+
 export interface Output {
   out(line: string): void;
   err(line: string): void;

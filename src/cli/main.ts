@@ -3,6 +3,7 @@
 import { pathToFileURL } from 'node:url';
 import { ConfigErrors } from '../config/index.js';
 import { ResolveTypeError } from '../cosi/resource/meta/index.js';
+import { ArchiveError } from './archive/index.js';
 import { bool, parseArgs, UsageError } from './args.js';
 import { ClientError } from './client/index.js';
 import { type Command, helpFlag } from './command.js';
@@ -16,6 +17,7 @@ import { genSecretsCommand } from './commands/gen-secrets.js';
 import { getCommand } from './commands/get.js';
 import { healthCommand } from './commands/health.js';
 import { inspectDependenciesCommand } from './commands/inspect.js';
+import { kubeconfigCommand } from './commands/kubeconfig.js';
 import { logsCommand } from './commands/logs.js';
 import { lsCommand } from './commands/ls.js';
 import { memoryCommand } from './commands/memory.js';
@@ -29,7 +31,7 @@ import { shutdownCommand } from './commands/shutdown.js';
 import { validateCommand } from './commands/validate.js';
 import { versionCommand } from './commands/version.js';
 import { commandHelp, groupHelp, usageText } from './help.js';
-import { consoleOutput, type Output } from './io.js';
+import { consoleOutput, type Output, OutputError } from './io.js';
 import { resolve } from './resolve.js';
 
 /** Every command keelctl has: the dispatcher, --help and the tests all read this table. */
@@ -51,6 +53,7 @@ export const commands: readonly Command[] = [
   eventsCommand,
   lsCommand,
   cpCommand,
+  kubeconfigCommand,
   rebootCommand,
   shutdownCommand,
   resetCommand,
@@ -96,7 +99,13 @@ export async function main(
     throw new UsageError(`unknown command ${JSON.stringify(found.word)}`);
   } catch (e) {
     if (e instanceof UsageError) io.err(`error: ${e.message}\n\n${usage}`);
-    else if (e instanceof ConfigErrors || e instanceof ClientError || e instanceof ResolveTypeError)
+    else if (
+      e instanceof ConfigErrors ||
+      e instanceof ClientError ||
+      e instanceof ResolveTypeError ||
+      e instanceof ArchiveError ||
+      e instanceof OutputError
+    )
       io.err(`error: ${e.message}`);
     else io.err(`error: ${(e as Error).stack ?? String(e)}`);
     return 1;

@@ -1,5 +1,5 @@
 // src/api/machine-stateful: the machine RPCs that change or follow the node — apply-config, events,
-// services, logs, containers and images, client config, power — built on what the node wiring hands in (see deps.ts).
+// services, logs, containers and images, client config, kubeconfig, power — built on what the node wiring hands in (see deps.ts).
 import { randomUUID } from 'node:crypto';
 import { containersHandlers } from '../containers/index.js';
 import { ApiError } from '../errors.js';
@@ -9,6 +9,7 @@ import { generateClientConfigurationHandler } from './client-config.js';
 import type { StatefulDeps } from './deps.js';
 import { etcdHandlers } from './etcd.js';
 import { eventsHandler } from './events.js';
+import { kubeconfigHandler } from './kubeconfig.js';
 import { logsContainersHandler, logsHandler } from './logs.js';
 import { metaDeleteHandler, metaUnsupportedHandler, metaWriteHandler } from './meta.js';
 import { rebootHandler, resetHandler, shutdownHandler } from './power.js';
@@ -24,6 +25,7 @@ export { type ApplyMode, liveSafe, type ResolvedMode, resolveMode } from './appl
 export { unifiedDiff } from './config-diff.js';
 export type * from './deps.js';
 export { helloEvent, wireEvent } from './event-payload.js';
+export { KUBECONFIG_ENTRY, kubeconfigHandler } from './kubeconfig.js';
 export { serviceInfoMessage } from './services.js';
 
 const M = '/machine.MachineService/';
@@ -41,6 +43,7 @@ export function statefulHandlers(deps: StatefulDeps): HandlerMap {
   const newActorId = deps.newActorId ?? randomUUID;
   return {
     [`${M}ApplyConfiguration`]: applyConfigurationHandler(deps),
+    [`${M}Kubeconfig`]: kubeconfigHandler(deps.config),
     ...(deps.events ? { [`${M}Events`]: eventsHandler(deps.events) } : {}),
     ...(deps.etcd ? etcdHandlers(deps.etcd) : {}),
     ...(deps.services

@@ -4,6 +4,7 @@ export * from './atomic-write.js';
 export * from './disk-usage.js';
 export * from './errors.js';
 export * from './file-mode.js';
+export * from './file-tar-gz.js';
 export * from './kmsg-stream.js';
 export * from './read-chunks.js';
 export * from './statfs.js';

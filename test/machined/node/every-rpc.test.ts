@@ -198,6 +198,14 @@ const CASES: Record<string, (c: Clients) => Promise<void>> = {
     expect(plain.length).toBeGreaterThanOrEqual(512);
     expect(plain.toString('latin1')).toContain('ostype');
   },
+  '/machine.MachineService/Kubeconfig': async ({ machine }) => {
+    // one Data: a gzipped tar whose one entry, `kubeconfig`, names the cluster endpoint
+    const chunks = await callStream(machine, 'Kubeconfig', {});
+    expect(chunks).toHaveLength(1);
+    const plain = gunzipSync(chunks[0]!.bytes as Buffer).toString('latin1');
+    expect(plain.startsWith('kubeconfig\0')).toBe(true);
+    expect(plain).toContain('server: https://127.0.0.1:6443');
+  },
   '/machine.MachineService/DiskUsage': async ({ machine }) => {
     const infos = await callStream(machine, 'DiskUsage', { paths: ['/proc/sys/kernel'], recursion_depth: 1 });
     expect(infos.length).toBeGreaterThan(0);
