@@ -14,7 +14,7 @@ help:
 	@echo "make start-trace   record the order machined's start reads its executable in (root, perf): orders the read-ahead"
 	@echo "make format  rewrite sources in the house format"
 	@echo "make cosi-server [LISTEN=tcp://127.0.0.1:8100]   standalone cosi.resource.State server"
-	@echo "make container-node STATE=dir [ADDR=127.0.0.1:50000] [CONFIG=file]   machined as a process (container mode)"
+	@echo "make container-node STATE=dir [ADDR=127.0.0.1:50000] [CONFIG=file] [COMPONENTS_DIR=dir] [KUBERNETES_DIR=dir]   machined as a process (container mode)"
 
 NEED_NODE := command -v node >/dev/null || { echo "node (20.x) is required: apt-get install nodejs npm" >&2; exit 1; }
 
@@ -68,13 +68,16 @@ LISTEN ?= tcp://127.0.0.1:8100
 cosi-server: setup
 	node --import tsx src/cosi/cmd/runtime.ts --listen $(LISTEN)
 
-# container mode: machined as an ordinary process, its config kept in $(STATE)/config.yaml
+# container mode: machined as an ordinary process, its config kept in $(STATE)/config.yaml; the layers, if
+# given, as directories laid out as they are (an unpacked components.sqsh, kubernetes.sqsh)
 STATE ?=
 ADDR ?= 127.0.0.1:50000
 CONFIG ?=
+COMPONENTS_DIR ?=
+KUBERNETES_DIR ?=
 container-node: setup
-	@test -n "$(STATE)" || { echo "usage: make container-node STATE=dir [ADDR=host:port] [CONFIG=file]" >&2; exit 2; }
-	node --import tsx src/machined/container-entry.ts --state-dir $(STATE) --api-address $(ADDR) $(if $(CONFIG),--config $(CONFIG))
+	@test -n "$(STATE)" || { echo "usage: make container-node STATE=dir [ADDR=host:port] [CONFIG=file] [COMPONENTS_DIR=dir] [KUBERNETES_DIR=dir]" >&2; exit 2; }
+	node --import tsx src/machined/container-entry.ts --state-dir $(STATE) --api-address $(ADDR) $(if $(CONFIG),--config $(CONFIG))$(if $(COMPONENTS_DIR), --components $(COMPONENTS_DIR))$(if $(KUBERNETES_DIR), --kubernetes $(KUBERNETES_DIR))
 
 # --- the image -------------------------------------------------------------------------------------------
 # Every artefact is a file under _out/ rebuilt only when its inputs change. The kernel itself is cached
@@ -95,7 +98,7 @@ DISK := $(OUT)/keel.raw
 COMPONENTS := $(OUT)/components.sqsh
 KUBERNETES := $(OUT)/kubernetes.sqsh
 
-image: $(KERNEL) $(INITRAMFS) $(UKI) $(ISO) $(DISK) $(OUT)/floor.img $(COMPONENTS)
+image: $(KERNEL) $(INITRAMFS) $(UKI) $(ISO) $(DISK) $(OUT)/floor.img $(COMPONENTS) $(KUBERNETES)
 
 $(KERNEL): $(HOST_STAMP) $(wildcard kernel-config/*) scripts/kernel.sh scripts/kernel-config-check.mjs
 	@mkdir -p $(@D)
@@ -131,9 +134,9 @@ $(UKI): $(KERNEL) $(INITRAMFS) $(OSREL) images/cmdline scripts/uki.sh scripts/li
 	scripts/uki.sh $@ $(KERNEL) $(INITRAMFS) $(OSREL) images/cmdline
 
 # the ISO carries the install assets too (/keel/install: the UKI, systemd-boot, GRUB's BIOS images) and
-# the components layer (/keel/components.sqsh), which a node mounts from it and an install copies
-$(ISO): $(KERNEL) $(INITRAMFS) $(UKI) $(COMPONENTS) images/cmdline images/grub.cfg scripts/iso.sh scripts/grub-bios.sh scripts/lib/cmdline.sh
-	scripts/iso.sh $@ $(KERNEL) $(INITRAMFS) $(UKI) $(COMPONENTS)
+# the layers (/keel/components.sqsh, /keel/kubernetes.sqsh), which a node mounts from it and an install copies
+$(ISO): $(KERNEL) $(INITRAMFS) $(UKI) $(COMPONENTS) $(KUBERNETES) images/cmdline images/grub.cfg scripts/iso.sh scripts/grub-bios.sh scripts/lib/cmdline.sh
+	scripts/iso.sh $@ $(KERNEL) $(INITRAMFS) $(UKI) $(COMPONENTS) $(KUBERNETES)
 
 $(DISK): $(UKI) scripts/disk.sh
 	scripts/disk.sh $@ $(UKI)
@@ -147,7 +150,7 @@ $(COMPONENTS): $(NODE_MODULES_STAMP) $(HOST_STAMP) images/components.yaml script
 
 # Kubernetes' layer: the kubelet and the images of pause and the control plane (OCI archives), built from
 # k8s.io/kubernetes and cached as the components are; about 10 min cold on 2 cores, 3 min from the cache
-# (mksquashfs). Not yet part of `image`: no node mounts it yet.
+# (mksquashfs). A node mounts it at /run/keel/kubernetes, beside the components layer.
 kubernetes: $(KUBERNETES)
 $(KUBERNETES): $(NODE_MODULES_STAMP) $(HOST_STAMP) images/components.yaml scripts/components.ts $(wildcard scripts/components/*.ts) scripts/rootfs/elf.ts src/sys/fs/tar.ts
 	node --import tsx scripts/components.ts --layer $@ --layer-name kubernetes

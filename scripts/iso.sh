@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# iso.sh OUT KERNEL INITRAMFS [UKI [COMPONENTS]]
+# iso.sh OUT KERNEL INITRAMFS [UKI [LAYER…]]
 #
 # Builds Keel's hybrid installation/live ISO: it boots from a CD or a USB stick, with BIOS and
 # with UEFI. Both firmware kinds start GRUB, and GRUB loads the one copy of the kernel and the
@@ -13,10 +13,10 @@
 # /boot. The UKI stores the kernel and the initramfs a second time (about 42 MB), as the upstream ISO
 # does; the initramfs itself stays as it is (nothing of the install goes into it).
 #
-# With a components layer (etcd, containerd, runc, the CNI plugins: docs/components.md), the ISO carries
-# it as /keel/components.sqsh, which a node mounts once it finds its boot medium and an install copies to
-# the disk. It is a file of the ISO 9660 tree, not part of the initramfs: the boot to maintenance mode
-# never reads it.
+# With layers (components.sqsh: etcd, containerd, runc, the CNI plugins; kubernetes.sqsh: the kubelet
+# and the control plane's images; docs/components.md), the ISO carries each as /keel/<its file name>,
+# which a node mounts once it finds its boot medium and an install copies to the disk. They are files of
+# the ISO 9660 tree, not part of the initramfs: the boot to maintenance mode never reads them.
 #
 # Rather than grub-mkrescue (which stamps the current time into the image, picks a random FAT
 # serial and installs every GRUB module, several MiB), the GRUB images are built here with
@@ -35,16 +35,21 @@ root=$(cd "$(dirname "$0")/.." && pwd)
 # shellcheck source-path=SCRIPTDIR source=lib/cmdline.sh
 source "$root/scripts/lib/cmdline.sh"
 
-usage() { echo "usage: $0 OUT KERNEL INITRAMFS [UKI [COMPONENTS]]" >&2; exit 2; }
-[[ $# -ge 3 && $# -le 5 ]] || usage
-out=$1 kernel=$2 initramfs=$3 uki=${4:-} components=${5:-}
-[[ -z $components || -n $uki ]] || usage
+usage() { echo "usage: $0 OUT KERNEL INITRAMFS [UKI [LAYER…]]" >&2; exit 2; }
+[[ $# -ge 3 ]] || usage
+out=$1 kernel=$2 initramfs=$3 uki=${4:-}
+layers=("${@:5}")
+# the install that copies a layer needs the UKI; a layer's name says which it is (components, kubernetes)
+[[ ${#layers[@]} -eq 0 || -n $uki ]] || usage
+for l in ${layers[@]+"${layers[@]}"}; do
+  [[ $(basename "$l") =~ ^[a-z0-9-]+\.sqsh$ ]] || { echo "iso: $l: a layer is NAME.sqsh" >&2; exit 2; }
+done
 cmdline_file=${CMDLINE_FILE:-$root/images/cmdline}
 grub_lib=${KEEL_GRUB_LIB:-/usr/lib/grub}
 sd_boot=${KEEL_SYSTEMD_BOOT:-/usr/lib/systemd/boot/efi/systemd-bootx64.efi}
 export SOURCE_DATE_EPOCH=${SOURCE_DATE_EPOCH:-0}
 
-for f in "$kernel" "$initramfs" "$cmdline_file" "$root/images/grub.cfg" ${uki:+"$uki" "$sd_boot"} ${components:+"$components"}; do
+for f in "$kernel" "$initramfs" "$cmdline_file" "$root/images/grub.cfg" ${uki:+"$uki" "$sd_boot"} ${layers[@]+"${layers[@]}"}; do
   [[ -f $f && -r $f ]] || { echo "iso: cannot read $f" >&2; exit 1; }
 done
 for d in "$grub_lib/i386-pc" "$grub_lib/x86_64-efi"; do
@@ -115,7 +120,7 @@ if [[ -n $uki ]]; then
     keel/install/cmdline="$work/install/cmdline"
   )
 fi
-[[ -z $components ]] || install+=(keel/components.sqsh="$components")
+for l in ${layers[@]+"${layers[@]}"}; do install+=("keel/$(basename "$l")=$l"); done
 
 mkdir -p "$(dirname "$out")"
 # xorriso in mkisofs emulation, with grub-mkrescue's boot options. -r normalises owners and

@@ -1,11 +1,13 @@
-// cri.ImageImportStatusController: an ImageImportStatus per OCI archive of the components layer
-// (/usr/share/keel/images/*.tar) — each imported into containerd's `system` and `k8s.io` namespaces with the
-// layer's ctr once the `containerd` service is healthy, unpacked for its snapshotter and under the names the
+// cri.ImageImportStatusController: an ImageImportStatus per OCI archive of every ComponentsLayer (each
+// layer's /usr/share/keel/images/*.tar: the toolbox from the components, pause and the control plane's
+// from Kubernetes') — each imported with the components layer's ctr into the namespaces its layer's images
+// are for (the components' into `system` and `k8s.io`, Kubernetes' only into the CRI's `k8s.io`: hundreds of
+// MB a guest without KVM would otherwise write twice) once the `containerd` service is healthy, unpacked for its snapshotter and under the names the
 // archive gives. Once a boot: an archive whose bytes a status already shows imported is not imported again.
 // The import makes the namespaces too; its images are pinned, so the kubelet's image GC leaves them be.
 import { basename, join } from 'node:path';
 import { ImageImportStatus, type ImageImportStatusSpec } from '../../resources/cri/index.js';
-import { COMPONENTS_LAYER_ID, ComponentsLayer } from '../../resources/runtime/index.js';
+import { COMPONENTS_LAYER_ID, ComponentsLayer, KUBERNETES_LAYER_ID } from '../../resources/runtime/index.js';
 import { Service } from '../../resources/v1alpha1/index.js';
 import { defineController, input, output } from '../../src/cosi/controller/index.js';
 import { ctrImport, fileSha256, imageArchives } from '../../src/sys/ctr-import.js';
@@ -22,38 +24,46 @@ export const IMAGE_IMPORT_STATUS_CONTROLLER = 'cri.ImageImportStatusController';
 /** where the layer keeps its images' archives */
 export const LAYER_IMAGES_DIR = 'usr/share/keel/images';
 export const IMPORT_NAMESPACES = [SYSTEM_NAMESPACE, CRI_NAMESPACE] as const;
+
+/** importNamespaces: where a layer's images go; only the kubelet runs Kubernetes' images. */
+export const importNamespaces = (layer: string): readonly string[] =>
+  layer === KUBERNETES_LAYER_ID ? [CRI_NAMESPACE] : IMPORT_NAMESPACES;
 /** the CRI plugin's label for an image the kubelet must never collect */
 export const PINNED_LABEL = 'io.cri-containerd.pinned=pinned';
 
 export function imageImportStatusController(paths: ContainerdPaths) {
   return defineController({
     name: IMAGE_IMPORT_STATUS_CONTROLLER,
-    inputs: [
-      input(ComponentsLayer, { id: COMPONENTS_LAYER_ID }),
-      input(Service, { id: CONTAINERD_SERVICE_ID }),
-    ],
+    inputs: [input(ComponentsLayer), input(Service, { id: CONTAINERD_SERVICE_ID })],
     outputs: [output(ImageImportStatus, 'exclusive')],
     async run(rt, { signal, logger }) {
       for await (const _ of rt.events(signal)) {
-        const layer = await rt.getOrNull(ComponentsLayer, COMPONENTS_LAYER_ID, { signal });
+        const layers = await rt.list(ComponentsLayer, { signal });
+        // ctr is the components layer's: Kubernetes' archives wait for it
+        const tools = layers.find((l) => l.metadata.id === COMPONENTS_LAYER_ID);
         const containerd = await rt.getOrNull(Service, CONTAINERD_SERVICE_ID, { signal });
         // not yet; what was imported stays imported (and shown) while containerd restarts
-        if (!layer || !containerd?.spec.healthy) continue;
-        const archives = await imageArchives(join(layer.spec.root, LAYER_IMAGES_DIR));
+        if (!tools || !containerd?.spec.healthy) continue;
+        // a status is named for its archive's file, which is unique across the layers: the manifest
+        // (images/components.yaml) names each image once, whatever layer ships it
+        const archives: { archive: string; namespaces: readonly string[] }[] = [];
+        for (const l of layers)
+          for (const archive of await imageArchives(join(l.spec.root, LAYER_IMAGES_DIR)))
+            archives.push({ archive, namespaces: importNamespaces(l.metadata.id) });
         const shown = new Map(
           (await rt.list(ImageImportStatus, { signal })).map((r) => [r.metadata.id, r.spec]),
         );
         let failed: unknown;
-        for (const archive of archives) {
+        for (const { archive, namespaces } of archives) {
           const id = basename(archive, '.tar');
           const sha256 = await fileSha256(archive, signal);
           if (imported(shown.get(id), sha256)) continue;
           let next: ImageImportStatusSpec;
           try {
             const images = new Set<string>();
-            for (const namespace of IMPORT_NAMESPACES)
+            for (const namespace of namespaces)
               for (const i of await ctrImport({
-                ctr: join(layer.spec.root, 'usr/bin/ctr'),
+                ctr: join(tools.spec.root, 'usr/bin/ctr'),
                 address: containerdSocket(paths),
                 namespace,
                 archive,
@@ -64,7 +74,7 @@ export function imageImportStatusController(paths: ContainerdPaths) {
             next = {
               archive,
               sha256,
-              namespaces: [...IMPORT_NAMESPACES],
+              namespaces: [...namespaces],
               images: [...images].sort(),
               error: '',
             };
@@ -76,11 +86,11 @@ export function imageImportStatusController(paths: ContainerdPaths) {
           }
           await rt.modify(ImageImportStatus, id, () => next, { signal });
         }
-        const ids = new Set(archives.map((a) => basename(a, '.tar')));
+        const ids = new Set(archives.map((a) => basename(a.archive, '.tar')));
         for (const id of shown.keys())
           if (!ids.has(id)) await destroyIfPresent(rt, ImageImportStatus.pointer(id), { signal });
         // the status says why; the runtime's backoff retries
-        if (failed) throw new Error('importing the layer’s images', { cause: failed });
+        if (failed) throw new Error('importing the layers’ images', { cause: failed });
         rt.resetBackoff();
       }
     },

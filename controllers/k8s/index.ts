@@ -1,29 +1,58 @@
-// controllers/k8s: Kubernetes on a node — the node's name, the kubelet's node IPs, config and spec, the
-// control plane's component configs, and the server the kubelet reads its static pods from. (The address
-// filters the network controllers need run with them: network-controllers.ts.)
+// controllers/k8s: Kubernetes on a node — the node's name, the kubelet's node IPs, config, spec and service, the
+// control plane's component configs, the files its static pods read and the pods themselves, the
+// bootstrap manifests, and the server the kubelet reads its static pods from. (The address filters the
+// network controllers need run with them: network-controllers.ts.)
+import { ControlPlaneAdmissionControlController } from './control-plane-admission-control.js';
 import { ControlPlaneAPIServerController } from './control-plane-apiserver.js';
+import { ControlPlaneAuditPolicyController } from './control-plane-audit-policy.js';
+import { ControlPlaneAuthorizationController } from './control-plane-authorization.js';
+import { ControlPlaneBootstrapManifestsController } from './control-plane-bootstrap-manifests.js';
 import { ControlPlaneControllerManagerController } from './control-plane-controller-manager.js';
 import { ControlPlaneSchedulerController } from './control-plane-scheduler.js';
+import { controlPlaneStaticPodController } from './control-plane-static-pod.js';
 import { KubeletConfigController } from './kubelet-config.js';
+import type { KubeletPaths } from './kubelet-paths.js';
+import { kubeletServiceController } from './kubelet-service.js';
 import { kubeletSpecController } from './kubelet-spec.js';
+import { ManifestController } from './manifest.js';
 import { NodeIPController } from './nodeip.js';
 import { NodeIPConfigController } from './nodeip-config.js';
 import { NodenameController } from './nodename.js';
+import { renderConfigsStaticPodController } from './render-configs-static-pod.js';
+import { renderSecretsStaticPodController } from './render-secrets-static-pod.js';
+import { NODE_STATIC_POD_DIRS, type StaticPodDirs } from './static-pod-paths.js';
 import { StaticPodServerController } from './static-pod-server.js';
 
+export * from './control-plane-admission-control.js';
 export * from './control-plane-apiserver.js';
+export * from './control-plane-audit-policy.js';
+export * from './control-plane-authorization.js';
+export * from './control-plane-bootstrap-manifests.js';
 export * from './control-plane-controller-manager.js';
 export * from './control-plane-scheduler.js';
+export * from './control-plane-static-pod.js';
 export * from './kubelet-config.js';
+export * from './kubelet-paths.js';
+export * from './kubelet-service.js';
 export * from './kubelet-spec.js';
+export * from './manifest.js';
 export * from './nodeip.js';
 export * from './nodeip-config.js';
 export * from './nodename.js';
+export * from './render-configs-static-pod.js';
+export * from './render-secrets-static-pod.js';
+export * from './static-pod-paths.js';
 export * from './static-pod-server.js';
 
 export interface K8sControllerOptions {
   /** a container node (its host's kernel parameters are not its own) */
   readonly container?: boolean;
+  /** where the kubelet's files are; default a node's */
+  readonly kubelet?: KubeletPaths;
+  /** the kubelet's first start waits for time sync and the network (a node with its own) */
+  readonly waitForHost?: boolean;
+  /** where the control plane's secrets, configs and audit log are on the host; default a node's */
+  readonly staticPods?: StaticPodDirs;
 }
 
 /** k8sControllers are the Kubernetes controllers every node runs. */
@@ -33,8 +62,30 @@ export const k8sControllers = (opts: K8sControllerOptions = {}) => [
   NodeIPController,
   StaticPodServerController,
   KubeletConfigController,
-  kubeletSpecController({ container: opts.container === true }),
+  kubeletSpecController({
+    container: opts.container === true,
+    ...(opts.kubelet ? { paths: opts.kubelet } : {}),
+  }),
+  kubeletServiceController({
+    ...(opts.kubelet ? { paths: opts.kubelet } : {}),
+    waitForHost: opts.waitForHost === true,
+  }),
   ControlPlaneAPIServerController,
   ControlPlaneControllerManagerController,
   ControlPlaneSchedulerController,
+  ControlPlaneAdmissionControlController,
+  ControlPlaneAuditPolicyController,
+  ControlPlaneAuthorizationController,
+  ControlPlaneBootstrapManifestsController,
+  ManifestController,
+  // a container node's files stay its own: the components' uids would be its host's
+  renderSecretsStaticPodController({
+    secretsDir: (opts.staticPods ?? NODE_STATIC_POD_DIRS).secretsDir,
+    owned: opts.container !== true,
+  }),
+  renderConfigsStaticPodController({
+    configDir: (opts.staticPods ?? NODE_STATIC_POD_DIRS).configDir,
+    owned: opts.container !== true,
+  }),
+  controlPlaneStaticPodController(opts.staticPods ?? NODE_STATIC_POD_DIRS),
 ];

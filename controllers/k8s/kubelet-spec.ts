@@ -18,14 +18,10 @@ import { defineController, input, output } from '../../src/cosi/controller/index
 import { type Args, argList, mergeArgs } from './internal/args.js';
 import { K8sConfigError } from './internal/errors.js';
 import { kubeletConfiguration } from './internal/kubelet-configuration.js';
+import { type KubeletPaths, kubeletFiles, NODE_KUBELET_PATHS } from './kubelet-paths.js';
 
 export const KUBELET_SPEC_CONTROLLER = 'k8s.KubeletSpecController';
-export const KUBELET_PKI_DIR = '/var/lib/kubelet/pki';
-export const KUBELET_BOOTSTRAP_KUBECONFIG = '/etc/kubernetes/bootstrap-kubeconfig';
-export const KUBELET_KUBECONFIG = '/etc/kubernetes/kubeconfig-kubelet';
-export const KUBELET_CONFIG_FILE = '/etc/kubernetes/kubelet.yaml';
 export const KUBELET_CREDENTIAL_PROVIDER_BIN_DIR = '/usr/local/lib/kubelet/credentialproviders';
-export const KUBELET_CREDENTIAL_PROVIDER_CONFIG = '/etc/kubernetes/kubelet-credentialproviderconfig.yaml';
 
 /** the flags the user's extra arguments may not set */
 const DENIED = {
@@ -44,19 +40,25 @@ export interface KubeletSpecInputs {
   /** undefined until NodeIP exists; not needed when the user gives --node-ip */
   readonly nodeIPs?: readonly string[];
   readonly container: boolean;
+  /** where the kubelet's files are; default a node's */
+  readonly paths?: KubeletPaths;
 }
 
 /** kubeletSpecOf is undefined while it waits for the node IPs; a K8sConfigError names what is refused. */
 export function kubeletSpecOf(i: KubeletSpecInputs): KubeletSpecSpec | undefined {
   const cfg = i.config;
+  const paths = i.paths ?? NODE_KUBELET_PATHS;
+  const files = kubeletFiles(paths);
   const args: Args = new Map([
-    ['config', [KUBELET_CONFIG_FILE]],
-    ['cert-dir', [KUBELET_PKI_DIR]],
+    ['config', [files.config]],
+    ['cert-dir', [files.pkiDir]],
     ['hostname-override', [i.nodename]],
   ]);
+  // the kubelet's own default is a node's: named only where it differs (a container node)
+  if (paths.rootDir !== NODE_KUBELET_PATHS.rootDir) args.set('root-dir', [paths.rootDir]);
   if (!cfg.skipNodeRegistration) {
-    args.set('bootstrap-kubeconfig', [KUBELET_BOOTSTRAP_KUBECONFIG]);
-    args.set('kubeconfig', [KUBELET_KUBECONFIG]);
+    args.set('bootstrap-kubeconfig', [files.bootstrapKubeconfig]);
+    args.set('kubeconfig', [files.kubeconfig]);
   }
   // the node is tainted for an external cloud controller manager only with the flag
   if (cfg.cloudProviderExternal) args.set('cloud-provider', ['external']);
@@ -68,14 +70,14 @@ export function kubeletSpecOf(i: KubeletSpecInputs): KubeletSpecSpec | undefined
   const merged = mergeArgs(args, extra, DENIED);
   if (cfg.credentialProviderConfig) {
     merged.set('image-credential-provider-bin-dir', [KUBELET_CREDENTIAL_PROVIDER_BIN_DIR]);
-    merged.set('image-credential-provider-config', [KUBELET_CREDENTIAL_PROVIDER_CONFIG]);
+    merged.set('image-credential-provider-config', [files.credentialProviderConfig]);
   }
   return {
     image: cfg.image,
     args: argList(merged),
     ...(cfg.extraMounts?.length ? { extraMounts: structuredClone(cfg.extraMounts) } : {}),
     expectedNodename: extra.has('hostname-override') ? '' : i.nodename,
-    config: kubeletConfiguration(cfg, { controlPlane: i.controlPlane, container: i.container }),
+    config: kubeletConfiguration(cfg, { controlPlane: i.controlPlane, container: i.container, paths }),
     ...(cfg.credentialProviderConfig
       ? { credentialProviderConfig: structuredClone(cfg.credentialProviderConfig) }
       : {}),
@@ -85,6 +87,8 @@ export function kubeletSpecOf(i: KubeletSpecInputs): KubeletSpecSpec | undefined
 export interface KubeletSpecControllerOptions {
   /** a container node: the kubelet does not insist on the kernel's parameters */
   readonly container?: boolean;
+  /** where the kubelet's files are; default a node's */
+  readonly paths?: KubeletPaths;
 }
 
 export function kubeletSpecController(opts: KubeletSpecControllerOptions = {}) {
@@ -112,6 +116,7 @@ export function kubeletSpecController(opts: KubeletSpecControllerOptions = {}) {
             nodename: name.spec.nodename,
             ...(ip ? { nodeIPs: ip.spec.addresses } : {}),
             container: opts.container === true,
+            ...(opts.paths ? { paths: opts.paths } : {}),
           });
         } catch (e) {
           if (!(e instanceof K8sConfigError)) throw e;

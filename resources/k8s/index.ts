@@ -1,32 +1,47 @@
 // resources/k8s: Kubernetes on a node — the name it registers with, the kubelet's node IPs, config and
-// spec, the control plane's component configs, and the static pods with the server the kubelet reads
-// them from. registerK8sResources records their definitions so the API can serve them.
+// spec, the control plane's component configs with the status of their files on disk, and the static
+// pods with the server the kubelet reads them from, and the control plane's bootstrap manifests.
+// registerK8sResources records their definitions so the API can serve them.
 import { registerResource } from '../../src/cosi/resource/meta/index.js';
 import { defaultRegistry } from '../../src/cosi/resource/registry.js';
 import type { ResourceType } from '../../src/cosi/resource/typed.js';
 import type { SignalOptions } from '../../src/cosi/state/core.js';
 import type { State } from '../../src/cosi/state/state.js';
+import { AdmissionControlConfig } from './admission-control-config.js';
 import { APIServerConfig } from './apiserver-config.js';
+import { AuditPolicyConfig } from './audit-policy-config.js';
+import { AuthorizationConfig } from './authorization-config.js';
+import { BootstrapManifestsConfig } from './bootstrap-manifests-config.js';
+import { ConfigStatus } from './config-status.js';
 import { ControllerManagerConfig } from './controller-manager-config.js';
 import { KubeletConfig } from './kubelet-config.js';
 import { KubeletSpec } from './kubelet-spec.js';
+import { Manifest } from './manifest.js';
 import { NodeIP } from './nodeip.js';
 import { NodeIPConfig } from './nodeip-config.js';
 import { Nodename } from './nodename.js';
 import { SchedulerConfig } from './scheduler-config.js';
+import { SecretsStatus } from './secrets-status.js';
 import { StaticPod } from './static-pod.js';
 import { StaticPodServerStatus } from './static-pod-server-status.js';
 
+export * from './admission-control-config.js';
 export * from './apiserver-config.js';
+export * from './audit-policy-config.js';
+export * from './authorization-config.js';
+export * from './bootstrap-manifests-config.js';
 export * from './component.js';
+export * from './config-status.js';
 export * from './controller-manager-config.js';
 export * from './kubelet-config.js';
 export * from './kubelet-spec.js';
+export * from './manifest.js';
 export * from './namespace.js';
 export * from './nodeip.js';
 export * from './nodeip-config.js';
 export * from './nodename.js';
 export * from './scheduler-config.js';
+export * from './secrets-status.js';
 export * from './static-pod.js';
 export * from './static-pod-server-status.js';
 
@@ -41,6 +56,13 @@ export const K8S_TYPES = [
   APIServerConfig,
   ControllerManagerConfig,
   SchedulerConfig,
+  BootstrapManifestsConfig,
+  Manifest,
+  AdmissionControlConfig,
+  AuditPolicyConfig,
+  AuthorizationConfig,
+  SecretsStatus,
+  ConfigStatus,
 ] as const;
 
 /** registerK8sResources records the definitions of the k8s types in a state. */

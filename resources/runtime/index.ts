@@ -1,5 +1,5 @@
 // resources/runtime: what machined reports about the machine itself (stage and readiness, boot id, META,
-// the components layer).
+// the layers mounted: components and Kubernetes).
 // registerRuntimeResources records their definitions so the API can serve them.
 import { registerResource } from '../../src/cosi/resource/meta/index.js';
 import { defaultRegistry } from '../../src/cosi/resource/registry.js';

@@ -15,11 +15,21 @@ export interface ServiceFile {
   content: string;
 }
 
-/** How machined tells the service is healthy: not at all (up while running), or a TCP or unix connect. */
+/** A directory made (with its mode, if missing) before each start: one the service writes into. */
+export interface ServiceDir {
+  path: string;
+  mode: number;
+}
+
+/**
+ * How machined tells the service is healthy: not at all (up while running), a TCP or unix connect, or
+ * an HTTP GET answered 200 (first probed after `initialDelayMs`, default the supervisor's).
+ */
 export type ServiceHealthSpec =
   | { kind: 'none' }
   | { kind: 'tcp'; address: string }
-  | { kind: 'unix'; path: string };
+  | { kind: 'unix'; path: string }
+  | { kind: 'http'; url: string; initialDelayMs?: number };
 
 export interface ServiceSpecSpec {
   /**
@@ -36,6 +46,8 @@ export interface ServiceSpecSpec {
   /** services that must be up first */
   dependsOn: string[];
   files: ServiceFile[];
+  /** directories made before the files */
+  dirs?: ServiceDir[];
   health: ServiceHealthSpec;
   /** whether ServiceStart/Stop/Restart may drive it */
   apiControl: boolean;
@@ -51,6 +63,12 @@ const healthOf = (v: unknown): ServiceHealthSpec => {
   const o = obj(v);
   if (o.kind === 'tcp') return { kind: 'tcp', address: str(o.address) };
   if (o.kind === 'unix') return { kind: 'unix', path: str(o.path) };
+  if (o.kind === 'http')
+    return {
+      kind: 'http',
+      url: str(o.url),
+      ...(o.initialDelayMs ? { initialDelayMs: num(o.initialDelayMs) } : {}),
+    };
   return { kind: 'none' };
 };
 
@@ -91,6 +109,14 @@ export const ServiceSpec = defineResource<ServiceSpecSpec>({
         const x = obj(f);
         return { path: str(x.path), mode: num(x.mode), content: str(x.content) };
       }),
+      ...(list(o.dirs).length
+        ? {
+            dirs: list(o.dirs).map((d) => {
+              const x = obj(d);
+              return { path: str(x.path), mode: num(x.mode) };
+            }),
+          }
+        : {}),
       health: healthOf(o.health),
       apiControl: bool(o.apiControl),
       cgroup: str(o.cgroup),

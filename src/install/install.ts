@@ -1,7 +1,8 @@
 // installToDisk: the boot assets onto a disk, as upstream's installer does a fresh install: the whole disk
 // locked exclusively for the entire run (udev leaves it alone), refused if not empty unless a wipe is
 // asked for (then wiped fast), the boot partitions laid out and filled, then systemd-boot and the UKI on
-// EFI and/or GRUB on the MBR, BIOS and BOOT, each partition's components layer first (components.ts).
+// EFI and/or GRUB on the MBR, BIOS and BOOT, the layers (components, Kubernetes) first on the partition
+// that keeps them (components.ts).
 // The reboot into the disk is the caller's.
 
 import { fsync, read, write } from 'node:fs';
@@ -20,7 +21,7 @@ import {
 } from '../sys/block/devices/index.js';
 import { writeGpt } from '../sys/block/gpt/index.js';
 import { mount, umount } from '../sys/mount.js';
-import { layerPartition, pruneLayers, ukiVersion, writeLayer } from './components.js';
+import { LAYERS, type LayerName, layerPartition, pruneLayers, ukiVersion, writeLayer } from './components.js';
 import { diskContents, execTool, fillPartition, type ToolRunner, waitForPartitions } from './disk.js';
 import { InstallError } from './errors.js';
 import { dirTree, type FileTree, mtoolsTree } from './file-tree.js';
@@ -45,8 +46,11 @@ export interface InstallAssets extends Partial<SdBootAssets>, Partial<GrubBootAs
   readonly bootImg?: string;
   /** GRUB's i386-pc core.img, built with its modules and its prefix (,gpt3)/grub */
   readonly coreImg?: string;
-  /** the components layer (the medium's /keel/components.sqsh); an install without one boots no etcd */
-  readonly componentsLayer?: string;
+  /**
+   * the layers the medium carries (its /keel/<layer>.sqsh): an install without the components layer runs
+   * no etcd, one without Kubernetes' no kubelet
+   */
+  readonly layers?: Readonly<Partial<Record<LayerName, string>>>;
 }
 
 export interface InstallOptions {
@@ -120,7 +124,7 @@ export async function installToDisk(o: InstallOptions): Promise<InstallResult> {
       const a = o.assets as SdBootAssets;
       const efi = partitions.get('EFI')!;
       const onEfi = (tree: FileTree) =>
-        withLayer(tree, layerOn === 'EFI' ? o : undefined, async () => {
+        withLayers(tree, layerOn === 'EFI' ? o : undefined, async () => {
           const r = await installSdBoot(tree, a, o.version);
           return { result: r, versions: [o.version, ...(r.previous ? [ukiVersion(r.previous)!] : [])] };
         });
@@ -134,7 +138,7 @@ export async function installToDisk(o: InstallOptions): Promise<InstallResult> {
       const a = o.assets as GrubBootAssets;
       grubSlot = await withMounted(partitions.get('BOOT')!, 'xfs', o.scratchDir, (root) => {
         const tree = dirTree(root);
-        return withLayer(tree, layerOn === 'BOOT' ? o : undefined, async () => ({
+        return withLayers(tree, layerOn === 'BOOT' ? o : undefined, async () => ({
           result: await installGrubBoot(tree, a, { version: o.version, cmdline: o.cmdline }),
           versions: grubVersions((await tree.readText('grub/grub.cfg')) ?? ''),
         }));
@@ -167,18 +171,21 @@ function checkAssets(o: InstallOptions): void {
 }
 
 /**
- * withLayer installs a bootloader on a partition that keeps the layers (`o` given, with a layer): the
- * new version's layer first, then the bootloader, then the layers of versions its slots no longer boot go.
+ * withLayers installs a bootloader on a partition that keeps the layers (`o` given, with layers): the new
+ * version's layers first, then the bootloader, then the layers of versions its slots no longer boot go.
  */
-async function withLayer<T>(
+async function withLayers<T>(
   tree: FileTree,
   o: InstallOptions | undefined,
   install: () => Promise<{ result: T; versions: readonly string[] }>,
 ): Promise<T> {
-  const layer = o?.assets.componentsLayer;
-  if (layer) await writeLayer(tree, layer, o.version);
+  const layers = LAYERS.flatMap((layer) => {
+    const from = o?.assets.layers?.[layer];
+    return o && from ? [{ layer, from, version: o.version }] : [];
+  });
+  for (const l of layers) await writeLayer(tree, l.from, l.layer, l.version);
   const { result, versions } = await install();
-  if (layer) await pruneLayers(tree, versions);
+  if (layers.length) await pruneLayers(tree, versions);
   return result;
 }
 

@@ -29,11 +29,10 @@ const MiB = 1n << 20n;
 /**
  * PARTITION_SIZES, in bytes. Upstream's EFI of 2101 MiB (sd-boot) and BOOT of 2000 MiB are sized for its
  * ~100 MB UKIs and initramfs images. Keel's UKI is about 42 MB (its initramfs budget is 40 MB), and the
- * components layer (etcd, containerd, runc, the CNI plugins: about 75 MB) is kept beside each slot
- * (components.ts): on EFI with sd-boot, so its EFI is 512 MiB, room for two slots (current and previous)
- * of a UKI and a layer of up to ~250 MB together (256 MiB held the two UKIs and layers of today with
- * ~30 MB to spare, too little for a layer that grows with the images a node ships). BOOT is 512 MiB for
- * GRUB's two slots A and B and their layers, about 120 MB a slot (mkfs.xfs refuses anything under
+ * layers (components.ts: etcd, containerd, runc, the CNI plugins, about 75 MB; Kubernetes, about 95 MB)
+ * are kept beside each slot: on EFI with sd-boot, so its EFI is 512 MiB, room for two slots (current and
+ * previous) of a UKI and its layers of up to ~250 MB together, about 210 MB today. BOOT is 512 MiB for
+ * GRUB's two slots A and B and their layers, about 210 MB a slot today (mkfs.xfs refuses anything under
  * 300 MiB); dual keeps its layers there, so its EFI holds the UKI slots alone, 256 MiB: up to ~120 MB a
  * UKI. EFI keeps upstream's 100 MiB when it holds no UKI (GRUB only); BIOS and META are upstream's 1 MiB.
  */

@@ -1,5 +1,5 @@
 // Entry of container mode: `--state-dir DIR [--api-address HOST:PORT] [--config FILE] [--components DIR]
-// [--hostname NAME]`.
+// [--kubernetes DIR] [--hostname NAME]`.
 import { parseArgs } from 'node:util';
 import { DEFAULT_CONTAINER_API_ADDRESS, runContainerNode } from './container.js';
 
@@ -9,6 +9,7 @@ const { values } = parseArgs({
     'api-address': { type: 'string', default: DEFAULT_CONTAINER_API_ADDRESS },
     config: { type: 'string' },
     components: { type: 'string' },
+    kubernetes: { type: 'string' },
     hostname: { type: 'string' },
   },
   strict: true,
@@ -16,7 +17,7 @@ const { values } = parseArgs({
 const stateDir = values['state-dir'];
 if (!stateDir) {
   process.stderr.write(
-    'usage: container-entry --state-dir DIR [--api-address HOST:PORT] [--config FILE] [--components DIR] [--hostname NAME]\n',
+    'usage: container-entry --state-dir DIR [--api-address HOST:PORT] [--config FILE] [--components DIR] [--kubernetes DIR] [--hostname NAME]\n',
   );
   process.exit(2);
 }
@@ -26,6 +27,7 @@ runContainerNode({
   apiAddress: values['api-address'] ?? DEFAULT_CONTAINER_API_ADDRESS,
   ...(values.config ? { configPath: values.config } : {}),
   ...(values.components ? { componentsRoot: values.components } : {}),
+  ...(values.kubernetes ? { kubernetesRoot: values.kubernetes } : {}),
   ...(values.hostname ? { hostname: values.hostname } : {}),
 }).then(
   (action) => {

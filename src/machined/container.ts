@@ -16,6 +16,8 @@ export interface ContainerOptions {
   readonly console?: (line: string) => void;
   /** the tree etcd and the other components are found under (`usr/bin/etcd`) */
   readonly componentsRoot?: string;
+  /** the tree the kubelet and the Kubernetes images are found under (`usr/bin/kubelet`) */
+  readonly kubernetesRoot?: string;
   /** the node's hostname, instead of the host's */
   readonly hostname?: string;
 }
@@ -30,6 +32,7 @@ export async function runContainerNode(opts: ContainerOptions): Promise<PowerAct
     ...(preloadConfig !== undefined ? { preloadConfig } : {}),
     ...(opts.console ? { console: opts.console } : {}),
     ...(opts.componentsRoot ? { componentsRoot: opts.componentsRoot } : {}),
+    ...(opts.kubernetesRoot ? { kubernetesRoot: opts.kubernetesRoot } : {}),
     ...(opts.hostname ? { hostname: opts.hostname } : {}),
   };
   for (;;) {

@@ -178,6 +178,11 @@ describe('a node installed from the ISO, booted from its disk', () => {
       expect(layer).toMatch(/^\s+etcd v3\.6\.\d+ /m);
       const bins = works(await admin(first.port, 'ls', '/run/keel/components/usr/bin'));
       for (const b of ['etcd', 'containerd', 'runc']) expect(bins).toMatch(new RegExp(`\\s${b}$`, 'm'));
+      // Kubernetes' layer went beside it, and is mounted from the disk as well
+      const k8s = works(await admin(first.port, 'get', 'componentslayers', 'kubernetes', '-o', 'yaml'));
+      expect(k8s).toMatch(/source: \/dev\/vda1:\/keel\/kubernetes-v[^/\s]+\.sqsh/);
+      expect(k8s).toMatch(/^\s+kubernetes v1\.\d+\.\d+ /m);
+      expect(works(await admin(first.port, 'ls', '/run/keel/kubernetes/usr/bin'))).toMatch(/\skubelet$/m);
       await etcdHealthy((...args) => admin(first.port, ...args));
 
       const ephemeralSize = async (port: number) =>

@@ -29,6 +29,7 @@ beforeAll(async () => {
   await writeFile(join(dir, 'vmlinuz'), 'a stand-in kernel');
   await writeFile(join(dir, 'initramfs'), 'a stand-in initramfs');
   await writeFile(join(dir, 'components.sqsh'), 'a stand-in components layer');
+  await writeFile(join(dir, 'kubernetes.sqsh'), "a stand-in Kubernetes' layer");
   assets = {
     uki: join(dir, 'keel.efi'),
     systemdBoot: '/usr/lib/systemd/boot/efi/systemd-bootx64.efi',
@@ -36,7 +37,7 @@ beforeAll(async () => {
     coreImg: join(dir, 'core.img'),
     kernel: join(dir, 'vmlinuz'),
     initramfs: join(dir, 'initramfs'),
-    componentsLayer: join(dir, 'components.sqsh'),
+    layers: { components: join(dir, 'components.sqsh'), kubernetes: join(dir, 'kubernetes.sqsh') },
   };
   return () => rm(dir, { recursive: true, force: true });
 });
@@ -109,15 +110,21 @@ describe('installToDisk on a loop device', () => {
     expect((await readFile(bootx64)).equals(await readFile(assets.systemdBoot))).toBe(true);
     expect(await efi.readText('EFI/Linux/Keel-v0.1.0.efi')).toBe('MZ a stand-in UKI');
     expect(await efi.readText('loader/loader.conf')).toBe('timeout 3\ndefault Keel-v0.1.0.efi\n');
-    // dual keeps the components layers on BOOT, beside GRUB's slots: EFI has none
+    // dual keeps the layers on BOOT, beside GRUB's slots: EFI has none
     expect(await efi.list('keel')).toEqual([]);
     execFileSync('fsck.vfat', ['-n', `${loop.path}p1`], { stdio: 'pipe' });
 
     const boot = await mounted(`${loop.path}p3`, 'xfs');
     expect((await readdir(boot)).sort()).toEqual(['A', 'grub', 'keel']);
-    expect(await readdir(join(boot, 'keel'))).toEqual(['components-v0.1.0.sqsh']);
+    expect((await readdir(join(boot, 'keel'))).sort()).toEqual([
+      'components-v0.1.0.sqsh',
+      'kubernetes-v0.1.0.sqsh',
+    ]);
     expect(await readFile(join(boot, 'keel/components-v0.1.0.sqsh'), 'utf8')).toBe(
       'a stand-in components layer',
+    );
+    expect(await readFile(join(boot, 'keel/kubernetes-v0.1.0.sqsh'), 'utf8')).toBe(
+      "a stand-in Kubernetes' layer",
     );
     expect(await readFile(join(boot, 'A/vmlinuz'), 'utf8')).toBe('a stand-in kernel');
     expect(await readFile(join(boot, 'A/initramfs'), 'utf8')).toBe('a stand-in initramfs');
@@ -169,6 +176,11 @@ describe('installToDisk on a loop device', () => {
     expect(r.wiped).toBe(true);
     expect(r.layout.partitions.map((p) => p.label)).toEqual(['EFI', 'META']);
     expect(sgdiskVerify(loop.path).clean).toBe(true);
+    // sd-boot keeps both layers on EFI, beside the UKI
+    expect((await mtoolsTree(`${loop.path}p1`, execTool).list('keel')).sort()).toEqual([
+      'components-v1.sqsh',
+      'kubernetes-v1.sqsh',
+    ]);
 
     // a GPT counts as content too
     const again = await installToDisk({

@@ -4,6 +4,13 @@
 // where upstream's does and is named as upstream's; pause is the same bytes from a cold cache; packages.txt
 // names everything with its sha256; the layer is byte-reproducible. Builds what is not cached (cold, about
 // 10 min on 2 cores).
+//
+// Reproducible against the build `make image` made: `make test` builds the image (and with it
+// _out/kubernetes.sqsh) before the tests, so the layer this test builds is compared with that one, written
+// by another process at another time from other temporary trees, and the two zstd-19 passes over its
+// 423 MB are one here and one in the image. When make says _out/kubernetes.sqsh is not up to date with its
+// inputs (`make -q`: missing, or older than the manifest or the build code), the test builds it a second
+// time itself, as it did before the image carried the layer.
 import { execFile } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
@@ -44,6 +51,17 @@ const buildLayer = (out: string) =>
   );
 
 const sha256 = (b: Buffer) => createHash('sha256').update(b).digest('hex');
+
+/** the image's own build of the layer, when make says it is up to date with the manifest and the code */
+async function imageBuild(): Promise<string | undefined> {
+  const target = '_out/kubernetes.sqsh';
+  try {
+    await exec('make', ['-q', target], { cwd: repo('') });
+    return repo(target);
+  } catch {
+    return undefined; // make -q exits 1 when the target would be remade
+  }
+}
 
 async function stripedStatic(file: string): Promise<void> {
   expect(await sectionNames(file), file).not.toContain('.symtab');
@@ -173,11 +191,14 @@ describe('kubernetes layer', () => {
   });
 
   it(
-    'is byte-reproducible',
+    'is byte-reproducible: the same bytes as the image’s build of it (else a second build)',
     async () => {
-      const again = join(tmp, 'b.sqsh');
-      await buildLayer(again);
-      expect(sha256(await readFile(again))).toBe(sha256(await readFile(layer)));
+      let again = await imageBuild();
+      if (!again) {
+        again = join(tmp, 'b.sqsh');
+        await buildLayer(again);
+      }
+      expect(sha256(await readFile(again)), again).toBe(sha256(await readFile(layer)));
     },
     LAYER_TIMEOUT,
   );

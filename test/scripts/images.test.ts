@@ -545,29 +545,43 @@ describe('iso.sh', () => {
     expect(readFileSync(a).equals(readFileSync(b))).toBe(true);
   });
 
-  it('with a components layer, carries it as /keel/components.sqsh beside the install assets, reproducibly', () => {
+  it('with layers, carries each as /keel/<its file name> beside the install assets, reproducibly', () => {
     const dir = scratch();
-    const [kernel, initrd, uki, layer] = ['bzImage', 'initrd', 'keel.efi', 'components.sqsh'].map((f) =>
-      join(dir, f),
-    );
+    const [kernel, initrd, uki, components, kubernetes] = [
+      'bzImage',
+      'initrd',
+      'keel.efi',
+      'components.sqsh',
+      'kubernetes.sqsh',
+    ].map((f) => join(dir, f));
     writeFileSync(kernel!, pseudoRandom(1024 * 1024, 29));
     writeFileSync(initrd!, pseudoRandom(1024 * 1024, 31));
     writeFileSync(uki!, pseudoRandom(1024 * 1024, 37));
-    writeFileSync(layer!, pseudoRandom(3 * 1024 * 1024, 41));
+    writeFileSync(components!, pseudoRandom(3 * 1024 * 1024, 41));
+    writeFileSync(kubernetes!, pseudoRandom(2 * 1024 * 1024, 43));
     // a layer without the UKI is refused: the install that copies it needs the UKI
-    expect(runFails('bash', [script('iso.sh'), join(dir, 'x.iso'), kernel!, initrd!, '', layer!])).toMatch(
-      /usage/,
+    expect(
+      runFails('bash', [script('iso.sh'), join(dir, 'x.iso'), kernel!, initrd!, '', components!]),
+    ).toMatch(/usage/);
+    // a layer is named for itself: NAME.sqsh
+    expect(runFails('bash', [script('iso.sh'), join(dir, 'x.iso'), kernel!, initrd!, uki!, kernel!])).toMatch(
+      /a layer is NAME\.sqsh/,
     );
     const a = join(dir, 'a.iso');
-    run('bash', [script('iso.sh'), a, kernel!, initrd!, uki!, layer!]);
+    run('bash', [script('iso.sh'), a, kernel!, initrd!, uki!, components!, kubernetes!]);
     const files = run('xorriso', ['-indev', a, '-find', '/keel', '-type', 'f']);
-    expect(files).toMatch(/'\/keel\/components\.sqsh'/);
     expect(files).toMatch(/'\/keel\/install\/keel\.efi'/);
-    const out = join(dir, 'components.out');
-    run('xorriso', ['-osirrox', 'on', '-indev', a, '-extract', '/keel/components.sqsh', out]);
-    expect(readFileSync(out).equals(readFileSync(layer!))).toBe(true);
+    for (const [name, layer] of [
+      ['components', components!],
+      ['kubernetes', kubernetes!],
+    ] as const) {
+      expect(files).toMatch(new RegExp(`'/keel/${name}\\.sqsh'`));
+      const out = join(dir, `${name}.out`);
+      run('xorriso', ['-osirrox', 'on', '-indev', a, '-extract', `/keel/${name}.sqsh`, out]);
+      expect(readFileSync(out).equals(readFileSync(layer)), name).toBe(true);
+    }
     const b = join(dir, 'b.iso');
-    run('bash', [script('iso.sh'), b, kernel!, initrd!, uki!, layer!]);
+    run('bash', [script('iso.sh'), b, kernel!, initrd!, uki!, components!, kubernetes!]);
     expect(readFileSync(a).equals(readFileSync(b))).toBe(true);
   });
 });

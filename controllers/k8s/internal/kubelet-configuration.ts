@@ -2,12 +2,9 @@
 // extraConfig first, then the fields Keel always sets (auth, cgroups, static pods, the CRI socket), then
 // defaults where the user left a field unset. Only what is set is written; the kubelet defaults the rest.
 import type { KubeletConfigSpec } from '../../../resources/k8s/index.js';
+import { type KubeletPaths, kubeletFiles, NODE_KUBELET_PATHS } from '../kubelet-paths.js';
 import { K8sConfigError } from './errors.js';
 
-export const KUBERNETES_CA_CERT = '/etc/kubernetes/pki/ca.crt';
-export const MANIFESTS_DIRECTORY = '/etc/kubernetes/manifests';
-export const CRI_CONTAINERD_ADDRESS = '/run/containerd/containerd.sock';
-export const POD_RESOLV_CONF = '/system/resolved/resolv.conf';
 export const KUBELET_PORT = 10250;
 export const KUBELET_OOM_SCORE_ADJ = -450;
 export const LABEL_NODE_ROLE_CONTROL_PLANE = 'node-role.kubernetes.io/control-plane';
@@ -33,6 +30,8 @@ export interface KubeletConfigurationOptions {
   readonly controlPlane: boolean;
   /** a container node cannot change the kernel's parameters: the kubelet must not insist on them */
   readonly container: boolean;
+  /** where the kubelet's files are; default a node's */
+  readonly paths?: KubeletPaths;
 }
 
 const isRecord = (v: unknown): v is Record<string, unknown> =>
@@ -49,6 +48,8 @@ export function kubeletConfiguration(
     throw new K8sConfigError(
       protectedSet.map((f) => `machine.kubelet.extraConfig: field "${f}" can't be overridden`).join('; '),
     );
+  const paths = opts.paths ?? NODE_KUBELET_PATHS;
+  const files = kubeletFiles(paths);
   const c: Record<string, unknown> = {
     ...extra,
     apiVersion: 'kubelet.config.k8s.io/v1beta1',
@@ -56,11 +57,11 @@ export function kubeletConfiguration(
   };
   // always set
   if (cfg.disableManifestsDirectory) delete c.staticPodPath;
-  else c.staticPodPath = MANIFESTS_DIRECTORY;
+  else c.staticPodPath = files.manifests;
   c.staticPodURL = cfg.staticPodListURL;
   c.port = KUBELET_PORT;
   const authentication = {
-    x509: { clientCAFile: KUBERNETES_CA_CERT },
+    x509: { clientCAFile: files.caCert },
     webhook: { enabled: true },
     anonymous: { enabled: false },
   };
@@ -70,7 +71,9 @@ export function kubeletConfiguration(
   c.kubeletCgroups = '/podruntime/kubelet';
   c.rotateCertificates = true;
   c.protectKernelDefaults = !opts.container;
-  c.containerRuntimeEndpoint = `unix://${CRI_CONTAINERD_ADDRESS}`;
+  c.containerRuntimeEndpoint = `unix://${paths.criSocket}`;
+  // the kubelet's own default is a node's: named only where they differ (a container node)
+  if (paths.podLogs !== NODE_KUBELET_PATHS.podLogs) c.podLogsDir = paths.podLogs;
   if (cfg.defaultRuntimeSeccompEnabled) c.seccompDefault = true;
   if (cfg.enableFSQuotaMonitoring) {
     const gates = isRecord(c.featureGates) ? c.featureGates : {};
@@ -109,6 +112,6 @@ export function kubeletConfiguration(
   c.shutdownGracePeriodCriticalPods ??= '10s';
   c.streamingConnectionIdleTimeout ??= '5m0s';
   c.tlsMinVersion ||= 'VersionTLS13';
-  c.resolvConf = POD_RESOLV_CONF;
+  c.resolvConf = paths.podResolvConf;
   return c;
 }

@@ -1,27 +1,27 @@
-// Mounting the components layer from where it is kept: the boot medium (ISO 9660) or a boot partition of
-// the installed disk (EFI's vfat, BOOT's xfs), read-only, then its squashfs file through a loop device.
-// Each step is skipped when it is already done, so a controller that runs again (or a medium install-node
-// mounted elsewhere too) changes nothing; a partition that turns out not to hold the layer is let go.
+// Mounting a layer (components, Kubernetes) from where it is kept: the boot medium (ISO 9660) or a boot
+// partition of the installed disk (EFI's vfat, BOOT's xfs), read-only, then its squashfs file through a
+// loop device. Each step is skipped when it is already done, so a controller that runs again, a second
+// layer from the same partition, or a medium install-node mounted elsewhere too changes nothing; a
+// partition this mount brought up that turns out not to hold the layer is let go.
 import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import type { LayerName } from '../../../src/install/components.js';
 import { attachLoop } from '../../../src/sys/loop-attach.js';
 import { MS, mount, umount } from '../../../src/sys/mount.js';
 import { readMountInfo } from '../../../src/sys/mountinfo.js';
 
-/** the layer's path on Keel's ISO */
-export const LAYER_ON_MEDIUM = 'keel/components.sqsh';
 export const PACKAGES_FILE = 'usr/share/keel/packages.txt';
 
 export interface LayerMount {
   /** where the boot medium is mounted */
   readonly mediumDir: string;
-  /** where the installed disk's partition that keeps the layer is mounted */
+  /** where the installed disk's partition that keeps the layers is mounted */
   readonly diskDir: string;
-  /** where the layer's tree appears */
-  readonly root: string;
+  /** where each layer's tree appears */
+  readonly roots: Readonly<Record<LayerName, string>>;
 }
 
-/** LayerSource is a file on a filesystem: the medium's /keel/components.sqsh, or a partition's layer. */
+/** LayerSource is a file on a filesystem: the medium's /keel/<layer>.sqsh, or a partition's layer. */
 export interface LayerSource {
   readonly device: string;
   readonly fstype: 'iso9660' | 'vfat' | 'xfs';

@@ -4,6 +4,8 @@
 
 import type { ContainerdPaths } from '../../../controllers/cri/containerd.js';
 import type { EtcdServicePaths } from '../../../controllers/etcd/service.js';
+import type { KubeletPaths } from '../../../controllers/k8s/kubelet-paths.js';
+import type { StaticPodDirs } from '../../../controllers/k8s/static-pod-paths.js';
 import type { ServiceSpecHost } from '../../../controllers/v1alpha1/service-spec.js';
 import type { Controller } from '../../cosi/controller/index.js';
 import type { EventBus } from '../events/index.js';
@@ -23,6 +25,10 @@ export interface ControllerOptions {
   readonly etcd?: EtcdServicePaths;
   /** where containerd keeps its state and socket */
   readonly containerd?: ContainerdPaths;
+  /** where the kubelet's files are; default a node's */
+  readonly kubelet?: KubeletPaths;
+  /** where the control plane's secrets, configs and audit log are; default a node's */
+  readonly staticPods?: StaticPodDirs;
   /** a container node: it shares its host's kernel */
   readonly container?: boolean;
 }
@@ -64,7 +70,12 @@ export async function loadControllers(events: EventBus, opts: ControllerOptions 
     serviceController(events),
     ...(etcd && opts.etcd ? etcd.etcdControllers(opts.etcd) : []),
     ...(cri && opts.containerd ? cri.criControllers(opts.containerd) : []),
-    ...k8sControllers({ container: opts.container === true }),
+    ...k8sControllers({
+      container: opts.container === true,
+      ...(opts.kubelet ? { kubelet: opts.kubelet } : {}),
+      ...(opts.staticPods ? { staticPods: opts.staticPods } : {}),
+      waitForHost: opts.network !== undefined,
+    }),
     ...(opts.services ? [serviceSpecController(opts.services)] : []),
   ];
 }

@@ -16,7 +16,14 @@ import {
 import { type Config, v1alpha1Of } from '../../config/index.js';
 import type { InstallDiskSelector } from '../../config/types/v1alpha1/machine.js';
 import type { State } from '../../cosi/state/state.js';
-import { InstallError, installToDisk, type ToolRunner } from '../../install/index.js';
+import {
+  InstallError,
+  installToDisk,
+  LAYERS,
+  type LayerName,
+  layerOnMedium,
+  type ToolRunner,
+} from '../../install/index.js';
 import { MS, mount, umount } from '../../sys/mount.js';
 import type { Installer } from '../sequencer/index.js';
 import { spawnWithoutFork } from '../services/index.js';
@@ -24,8 +31,6 @@ import { type InstallInputs, type InstallPlan, ISO_LABEL, planInstall } from './
 
 /** where the install mounts the boot medium and, for a moment, the new EFI and BOOT */
 export const INSTALL_SCRATCH = '/run/install';
-/** the components layer's path on Keel's ISO (controllers/runtime mounts it from there too) */
-const LAYER_ON_MEDIUM = 'keel/components.sqsh';
 const TOOL_PATH = '/usr/sbin:/usr/bin:/sbin:/bin';
 /** how long discovery may take to settle before the node judges whether it is installed */
 const DISCOVERY_MS = 60_000;
@@ -142,10 +147,9 @@ export async function installFromMedium(
         coreImg: join(assets, 'core.img'),
         kernel: join(media, 'boot/vmlinuz'),
         initramfs: join(media, 'boot/initramfs'),
-        // the components layer goes to the disk too, so an installed node runs etcd without the medium
-        ...(existsSync(join(media, LAYER_ON_MEDIUM))
-          ? { componentsLayer: join(media, LAYER_ON_MEDIUM) }
-          : {}),
+        // the layers the medium carries go to the disk too, so an installed node runs etcd (and the
+        // kubelet) without the medium
+        layers: layersOn(media),
       },
       version: opts.version,
       cmdline,
@@ -160,6 +164,14 @@ export async function installFromMedium(
   } finally {
     umount(media);
   }
+}
+
+/** layersOn finds the layers a mounted medium carries (controllers/runtime mounts them from there too). */
+function layersOn(media: string): Partial<Record<LayerName, string>> {
+  const found: Partial<Record<LayerName, string>> = {};
+  for (const l of LAYERS)
+    if (existsSync(join(media, layerOnMedium(l)))) found[l] = join(media, layerOnMedium(l));
+  return found;
 }
 
 /** waitFor resolves with `p`, or rejects once `ms` or the signal ends the wait. */

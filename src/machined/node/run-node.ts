@@ -5,9 +5,15 @@
 import { randomUUID } from 'node:crypto';
 import { join } from 'node:path';
 import { containerdSocket } from '../../../controllers/cri/containerd.js';
+import { kubeletPathsUnder } from '../../../controllers/k8s/kubelet-paths.js';
+import { staticPodDirsUnder } from '../../../controllers/k8s/static-pod-paths.js';
 import { RUNNING_MAINTENANCE_TASK } from '../../../controllers/runtime/machine-stage.js';
 import { NODE_ADDRESS_CURRENT_ID, NodeAddress } from '../../../resources/network/index.js';
-import { COMPONENTS_LAYER_ID, ComponentsLayer } from '../../../resources/runtime/index.js';
+import {
+  COMPONENTS_LAYER_ID,
+  ComponentsLayer,
+  KUBERNETES_LAYER_ID,
+} from '../../../resources/runtime/index.js';
 import { debugHandlers } from '../../api/debug/index.js';
 import type { HandlerMap } from '../../api/handlers.js';
 import { systemInfoHandlers } from '../../api/machine/index.js';
@@ -118,6 +124,8 @@ export async function runNode(start: NodeStart): Promise<Node> {
     cniConf: join(root, 'etc/cni/net.d'),
     ...(container ? { containerMode: true } : {}),
   };
+  // the kubelet's files, and the CRI it talks to (on a node, upstream's paths)
+  const kubeletPaths = kubeletPathsUnder(root, containerdSocket(containerdPaths));
   const udevd = container ? undefined : udevdService({ cgroups: cgroup2Placer(), spawn: spawnWithoutFork });
   if (udevd) supervisor.load(udevd);
   // machined first, as upstream's Initialize sequence starts it (startMachined), then udevd
@@ -173,6 +181,8 @@ export async function runNode(start: NodeStart): Promise<Node> {
         services,
         etcd: etcdPaths,
         containerd: containerdPaths,
+        kubelet: kubeletPaths,
+        staticPods: staticPodDirsUnder(root),
         container,
         ...(network ? { network } : {}),
       })) {
@@ -181,8 +191,11 @@ export async function runNode(start: NodeStart): Promise<Node> {
       }
       void pumpKernelLog(logs.serviceLog(KERNEL_LOG), stopFeeds.signal, mlog.line);
       if (container) await publishHostIdentity(state, opts.hostname);
-      // a container node's components are a directory it was given (a node mounts its boot medium's layer)
-      if (container && opts.componentsRoot) await publishComponentsDir(state, opts.componentsRoot, mlog.line);
+      // a container node's layers are directories it was given (a node mounts its boot medium's layers)
+      if (container && opts.componentsRoot)
+        await publishComponentsDir(state, COMPONENTS_LAYER_ID, opts.componentsRoot, mlog.line);
+      if (container && opts.kubernetesRoot)
+        await publishComponentsDir(state, KUBERNETES_LAYER_ID, opts.kubernetesRoot, mlog.line);
       // the node's durable state follows its volumes: META once found, STATE once mounted
       if (meta) {
         const failed = (what: string) => (e: unknown) => mlog.error(`${what}: ${(e as Error).message}`);

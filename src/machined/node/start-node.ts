@@ -45,6 +45,8 @@ export interface NodeOptions {
    * mounted on a node. Container mode may point at another tree.
    */
   readonly componentsRoot?: string;
+  /** container mode: the tree Kubernetes' layer is laid out under (`usr/bin/kubelet` …) */
+  readonly kubernetesRoot?: string;
   /** container mode: the node's hostname instead of the host's (each node of a test cluster needs its own) */
   readonly hostname?: string;
 }

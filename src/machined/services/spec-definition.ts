@@ -1,6 +1,8 @@
 // From a ServiceSpec (data the controllers derived) to the ServiceDefinition the supervisor runs. The
 // `process` kind is a supervised child of machined; other kinds (etcd joining its cluster first, a
 // containerd task) wrap or replace it, registered by name, so adding one never touches the supervisor.
+import { chmodSync, mkdirSync } from 'node:fs';
+import { get } from 'node:http';
 import { connect } from 'node:net';
 import type { ServiceHealthSpec, ServiceSpecSpec } from '../../../resources/v1alpha1/index.js';
 import { writeFileAtomic } from '../../sys/fs/index.js';
@@ -55,8 +57,15 @@ export function definitionOf(
   return kind(id, spec, env);
 }
 
-/** writeServiceFiles writes each file atomically, owned by the service's user so it can read its keys. */
+/**
+ * writeServiceFiles makes the spec's directories (their mode enforced, as upstream's directory volumes),
+ * then writes each file atomically, owned by the service's user so it can read its keys.
+ */
 export function writeServiceFiles(spec: ServiceSpecSpec): void {
+  for (const d of spec.dirs ?? []) {
+    mkdirSync(d.path, { recursive: true, mode: d.mode });
+    chmodSync(d.path, d.mode);
+  }
   for (const f of spec.files)
     writeFileAtomic(f.path, f.content, {
       mode: f.mode,
@@ -68,6 +77,13 @@ export function writeServiceFiles(spec: ServiceSpecSpec): void {
 function healthOf(h: ServiceHealthSpec): Pick<ServiceDefinition, 'health'> {
   if (h.kind === 'tcp') return { health: { check: tcpCheck(h.address) } };
   if (h.kind === 'unix') return { health: { check: unixCheck(h.path) } };
+  if (h.kind === 'http')
+    return {
+      health: {
+        check: httpCheck(h.url),
+        ...(h.initialDelayMs !== undefined ? { settings: { initialDelayMs: h.initialDelayMs } } : {}),
+      },
+    };
   return {};
 }
 
@@ -97,5 +113,21 @@ export function tcpCheck(address: string): HealthCheck {
         resolve();
       });
       socket.once('error', reject);
+    });
+}
+
+/** httpCheck passes once a GET of the URL answers 200 (upstream's simpleHealthCheck). */
+export function httpCheck(url: string): HealthCheck {
+  return (signal) =>
+    new Promise<void>((resolve, reject) => {
+      const req = get(url, { signal }, (res) => {
+        res.resume();
+        if (res.statusCode === 200) resolve();
+        else
+          reject(
+            new Error(`expected HTTP status OK, got ${res.statusCode} ${res.statusMessage ?? ''}`.trim()),
+          );
+      });
+      req.once('error', reject);
     });
 }

@@ -359,23 +359,20 @@ await group(
   },
 );
 
-// the ISO carries the components layer (etcd, containerd, runc, CNI: ~75 MB), read only once a service
-// needs it; the 100 MB target is the rest of the ISO, what a boot to maintenance mode is made of
-await group(
-  'image sizes (targets: initramfs ≤ 40 MB, ISO without the components layer ≤ 100 MB)',
-  async () => {
-    const MB = 1_000_000;
-    const size = (name: string) => statSync(join(OUT, name)).size / MB;
-    figure('kernel (bzImage)', size('vmlinuz'), 'MB');
-    figure('root squashfs', size('rootfs.sqsh'), 'MB');
-    figure('components layer (squashfs)', size('components.sqsh'), 'MB');
-    figure('initramfs', size('initramfs.img'), 'MB', { op: '<=', value: 40 });
-    figure('UKI', size('keel.efi'), 'MB');
-    figure('ISO', size('keel.iso'), 'MB');
-    figure('ISO without the components layer', size('keel.iso') - size('components.sqsh'), 'MB', {
-      op: '<=',
-      value: 100,
-    });
-    figure('raw disk image (allocated)', (statSync(join(OUT, 'keel.raw')).blocks * 512) / MB, 'MB');
-  },
-);
+// the ISO carries the layers (components: etcd, containerd, runc, CNI, ~75 MB; Kubernetes: the kubelet and
+// the control plane's images, ~95 MB), read only once a service needs them; the 100 MB target is the rest
+// of the ISO, what a boot to maintenance mode is made of
+await group('image sizes (targets: initramfs ≤ 40 MB, ISO without the layers ≤ 100 MB)', async () => {
+  const MB = 1_000_000;
+  const size = (name: string) => statSync(join(OUT, name)).size / MB;
+  figure('kernel (bzImage)', size('vmlinuz'), 'MB');
+  figure('root squashfs', size('rootfs.sqsh'), 'MB');
+  figure('components layer (squashfs)', size('components.sqsh'), 'MB');
+  figure('Kubernetes layer (squashfs)', size('kubernetes.sqsh'), 'MB');
+  figure('initramfs', size('initramfs.img'), 'MB', { op: '<=', value: 40 });
+  figure('UKI', size('keel.efi'), 'MB');
+  figure('ISO', size('keel.iso'), 'MB');
+  const layers = size('components.sqsh') + size('kubernetes.sqsh');
+  figure('ISO without the layers', size('keel.iso') - layers, 'MB', { op: '<=', value: 100 });
+  figure('raw disk image (allocated)', (statSync(join(OUT, 'keel.raw')).blocks * 512) / MB, 'MB');
+});

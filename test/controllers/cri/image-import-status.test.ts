@@ -1,6 +1,7 @@
 // cri.ImageImportStatusController against a real containerd: the pinned containerd, shim, ctr and runc and
 // the toolbox archive (built once, then from the cache), laid out as the components layer in a temp root,
-// containerd run with the config the node's controller writes. Needs root (containerd, overlayfs, runc).
+// beside a Kubernetes layer holding an archive and no ctr, containerd run with the config the node's
+// controller writes. Needs root (containerd, overlayfs, runc).
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
 import {
   copyFileSync,
@@ -26,7 +27,12 @@ import {
   LAYER_IMAGES_DIR,
 } from '../../../controllers/cri/image-import-status.js';
 import { ImageImportStatus } from '../../../resources/cri/index.js';
-import { COMPONENTS_LAYER_ID, ComponentsLayer, RUNTIME_NAMESPACE } from '../../../resources/runtime/index.js';
+import {
+  COMPONENTS_LAYER_ID,
+  ComponentsLayer,
+  KUBERNETES_LAYER_ID,
+  RUNTIME_NAMESPACE,
+} from '../../../resources/runtime/index.js';
 import { Service } from '../../../resources/v1alpha1/index.js';
 import { ociArchive } from '../../../scripts/components/oci-archive.js';
 import { assertResource } from '../../../src/cosi/testing/assert-resources.js';
@@ -48,6 +54,9 @@ describe('imported', () => {
 
 interface Node {
   readonly layer: string;
+  /** Kubernetes' layer: one archive, `kube-marker.tar` (its image `kubeMarker`), and no ctr */
+  readonly kubernetes: string;
+  readonly kubeMarker: { readonly name: string; readonly digest: string };
   readonly paths: ContainerdPaths;
   readonly ref: string;
   readonly digest: string;
@@ -74,6 +83,15 @@ async function node(): Promise<Node> {
   };
   mkdirSync(join(layer, LAYER_IMAGES_DIR), { recursive: true });
   copyFileSync(join(toolbox, 'toolbox.tar'), join(layer, LAYER_IMAGES_DIR, 'toolbox.tar'));
+  const kubernetes = join(work, 'kubernetes');
+  mkdirSync(join(kubernetes, LAYER_IMAGES_DIR), { recursive: true });
+  const kubeMarker = ociArchive({
+    name: 'keel.dev/kube-marker:v1',
+    arch: 'amd64',
+    layer: [{ path: 'kube-marker', type: 'file', mode: 0o644, content: Buffer.from('k') }],
+    config: {},
+  });
+  writeFileSync(join(kubernetes, LAYER_IMAGES_DIR, 'kube-marker.tar'), kubeMarker.tar);
 
   const root = join(work, 'node');
   const paths = {
@@ -130,6 +148,14 @@ async function node(): Promise<Node> {
   const start = async () => {
     const env = startRuntime([imageImportStatusController(paths)]);
     envs.push(env);
+    // Kubernetes' layer first: its archive waits for the components layer's ctr
+    await env.state.create(
+      ComponentsLayer.new(RUNTIME_NAMESPACE, KUBERNETES_LAYER_ID, {
+        root: kubernetes,
+        source: work,
+        packages: '',
+      }),
+    );
     await env.state.create(
       ComponentsLayer.new(RUNTIME_NAMESPACE, COMPONENTS_LAYER_ID, {
         root: layer,
@@ -142,13 +168,22 @@ async function node(): Promise<Node> {
     );
     return env;
   };
-  return { layer, paths, ref: info.ref, digest: info.digest, ctr, start };
+  return {
+    layer,
+    kubernetes,
+    kubeMarker: { name: 'keel.dev/kube-marker:v1', digest: kubeMarker.manifestDigest },
+    paths,
+    ref: info.ref,
+    digest: info.digest,
+    ctr,
+    start,
+  };
 }
 
 const names = (out: string) => out.trim().split('\n');
 
 describe('cri.ImageImportStatusController (a real containerd)', () => {
-  it('imports the layer’s toolbox into system and k8s.io, runnable, once a boot', async () => {
+  it('imports the layers’ archives into system and k8s.io, the toolbox runnable, once a boot', async () => {
     const n = await node();
     const env = await n.start();
     await assertResource(
@@ -176,6 +211,23 @@ describe('cri.ImageImportStatusController (a real containerd)', () => {
       expect(n.ctr('-n', ns, 'images', 'ls')).toContain('io.cri-containerd.pinned=pinned');
     }
     expect(n.ctr('-n', 'system', 'run', '--rm', n.ref, 't1', '/bin/sh', '-c', 'echo ok')).toBe('ok\n');
+
+    // Kubernetes' layer's archives too, with the components layer's ctr, into the CRI's namespace only
+    await assertResource(
+      env.state,
+      ImageImportStatus,
+      'kube-marker',
+      (r) =>
+        expect(r.spec).toMatchObject({
+          archive: join(n.kubernetes, LAYER_IMAGES_DIR, 'kube-marker.tar'),
+          namespaces: ['k8s.io'],
+          images: [`${n.kubeMarker.name}@${n.kubeMarker.digest}`],
+          error: '',
+        }),
+      SLOW,
+    );
+    expect(names(n.ctr('-n', 'k8s.io', 'images', 'ls', '-q'))).toContain(n.kubeMarker.name);
+    expect(names(n.ctr('-n', 'system', 'images', 'ls', '-q'))).not.toContain(n.kubeMarker.name);
 
     // once a boot: a later pass (woken by a second archive, which sorts after it) leaves an imported archive
     // alone, so an image removed since is not put back

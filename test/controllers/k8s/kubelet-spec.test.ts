@@ -4,6 +4,7 @@ import { describe, expect, it, onTestFinished } from 'vitest';
 import { argList, mergeArgs } from '../../../controllers/k8s/internal/args.js';
 import { K8sConfigError } from '../../../controllers/k8s/internal/errors.js';
 import { kubeletConfiguration } from '../../../controllers/k8s/internal/kubelet-configuration.js';
+import { kubeletPathsUnder } from '../../../controllers/k8s/kubelet-paths.js';
 import { kubeletSpecController, kubeletSpecOf } from '../../../controllers/k8s/kubelet-spec.js';
 import { MACHINE_TYPE_ID, MachineType } from '../../../resources/config/machine-type.js';
 import {
@@ -155,6 +156,29 @@ describe('kubeletSpecOf', () => {
       '--node-ip=192.0.2.1',
     ]);
     expect(s.expectedNodename).toBe('');
+  });
+
+  it('names every path under a container node’s state directory, and its root and pod logs there', () => {
+    const paths = kubeletPathsUnder('/st', '/st/run/containerd/containerd.sock');
+    const s = kubeletSpecOf({ ...base, container: true, config: config(), paths })!;
+    expect(s.args).toEqual([
+      '--bootstrap-kubeconfig=/st/etc/kubernetes/bootstrap-kubeconfig',
+      '--cert-dir=/st/var/lib/kubelet/pki',
+      '--config=/st/etc/kubernetes/kubelet.yaml',
+      '--hostname-override=worker-1',
+      '--kubeconfig=/st/etc/kubernetes/kubeconfig-kubelet',
+      '--node-ip=10.5.0.3',
+      '--root-dir=/st/var/lib/kubelet',
+    ]);
+    expect(s.config).toMatchObject({
+      staticPodPath: '/st/etc/kubernetes/manifests',
+      authentication: { x509: { clientCAFile: '/st/etc/kubernetes/pki/ca.crt' } },
+      containerRuntimeEndpoint: 'unix:///st/run/containerd/containerd.sock',
+      podLogsDir: '/st/var/log/pods',
+      resolvConf: '/st/system/resolved/resolv.conf',
+    });
+    // a node's paths are the kubelet's defaults: not named
+    expect(kubeletSpecOf({ ...base, config: config() })!.config).not.toHaveProperty('podLogsDir');
   });
 
   it('refuses an extra argument Keel owns, naming it', () => {

@@ -1,6 +1,7 @@
 // ServiceSpecs carried out on the real supervisor with real processes: a changed spec restarts its service
 // alone (read from the supervisor's events), an equal one changes nothing, a gone one stops.
 import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { createServer as createHttpServer } from 'node:http';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -126,6 +127,29 @@ describe('v1alpha1.ServiceSpecController on the supervisor', () => {
     );
     await until('c healthy', () => supervisor.list().find((s) => s.id === 'c')?.health.healthy === true);
     expect(supervisor.info('c').up).toBe(true);
+  });
+
+  it('judges health by an HTTP 200 and makes the spec’s directories, their modes enforced', async () => {
+    let status = 500;
+    const server = createHttpServer((_, res) => res.writeHead(status).end()).listen(0, '127.0.0.1');
+    await new Promise((r) => server.once('listening', r));
+    teardown.push(() => new Promise<void>((r) => server.close(() => r())));
+    const { port } = server.address() as { port: number };
+    const { dir, state, supervisor, until } = await start();
+    const logs = join(dir, 'var/log/pods');
+    const health = () => supervisor.list().find((s) => s.id === 'h')?.health;
+    const spec = sleeper({
+      dirs: [{ path: logs, mode: 0o755 }],
+      health: { kind: 'http', url: `http://127.0.0.1:${port}/healthz`, initialDelayMs: 10 },
+    });
+    // the round trip through YAML keeps both
+    expect(ServiceSpec.codec.fromYAML?.(JSON.parse(JSON.stringify(spec)))).toEqual(spec);
+    await state.create(ServiceSpec.new('runtime', 'h', spec));
+    await until('h unhealthy', () => health()?.unknown === false && !health()?.healthy);
+    expect(health()?.lastMessage).toBe('expected HTTP status OK, got 500 Internal Server Error');
+    expect(statSync(logs).mode & 0o777).toBe(0o755);
+    status = 200;
+    await until('h healthy', () => health()?.healthy === true);
   });
 
   it('refuses a spec of an unknown kind and one that would redefine machined’s own service', async () => {

@@ -3,12 +3,25 @@
 // call has a deadline), a decode error or a raw transport error. docs/talosctl.md keeps the same list.
 
 import { execFileSync, spawnSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { X509Certificate } from 'node:crypto';
+import {
+  chmodSync,
+  copyFileSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { parse as parseYaml } from 'yaml';
 import { nodenameFromHostname } from '../../../controllers/k8s/internal/nodename.js';
+import { kubeconfigHandler } from '../../../src/api/machine-stateful/index.js';
+import { decode } from '../../../src/config/index.js';
 import {
   CriWriter,
   copyComponents,
@@ -20,7 +33,9 @@ import {
   unmountUnder,
 } from '../../containerd/fixtures.js';
 import { type OciArchive, ociArchive } from '../../containerd/oci-archive.js';
+import { componentDir } from '../../etcd/fixtures.js';
 import { cleanup, freePort, type NodeProcess, spawnNode, tempStateDir } from '../../machined/node/harness.js';
+import { caOf, startInProcessApi } from './in-process-api.js';
 import { killTalosctls, type Run, talosctl, talosctlFollow, talosctlPath } from './talosctl.js';
 
 const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
@@ -95,9 +110,9 @@ describe('talosctl against a container node', () => {
     expect(types).toContain('machineconfigs.config.talos.dev');
     expect(types.length).toBeGreaterThan(10);
     for (const type of types) {
-      const table = works(await tc('get', type));
-      const yaml = works(await tc('get', type, '-o', 'yaml'));
-      const asJson = works(await tc('get', type, '-o', 'json'));
+      const [table, yaml, asJson] = (
+        await Promise.all([tc('get', type), tc('get', type, '-o', 'yaml'), tc('get', type, '-o', 'json')])
+      ).map(works) as [string, string, string];
       // a type with no resource prints nothing or its header alone (the network types of a container
       // node, which keeps its host's network), and no YAML or JSON, as upstream
       if (table.trim() === '' || /^NODE\s+NAMESPACE\s+TYPE\s+ID\s+VERSION[^\n]*$/.test(table.trim())) {
@@ -108,7 +123,8 @@ describe('talosctl against a container node', () => {
       expect(yaml, type).toMatch(/^node: 127\.0\.0\.1\nmetadata:\n {4}namespace: /m);
       expect(asJson, type).toContain('"node": "127.0.0.1"');
     }
-  });
+    // three talosctl runs for every registered type (side by side): past the default timeout on a busy machine
+  }, 240_000);
 
   it("get kernelrefusals (Keel's own type) resolves by its aliases and prints its columns", async () => {
     // a container node runs no spec controller, so it has no refusal: the header alone
@@ -179,11 +195,12 @@ describe('talosctl against a container node', () => {
     // and its final spec: upstream's arguments with the node's IP, a container node's kernel left alone
     const ip = works(await tc('get', 'nodeip', 'kubelet', '-o', 'jsonpath={.spec.addresses[0]}')).trim();
     const spec = works(await tc('get', 'kubeletspec', 'kubelet', '-o', 'yaml'));
-    expect(spec).toContain('- --config=/etc/kubernetes/kubelet.yaml\n');
+    // a container node keeps the kubelet's files in its state directory
+    expect(spec).toMatch(/- --config=\S+\/keel-node-\w+\/etc\/kubernetes\/kubelet\.yaml\n/);
     expect(spec).toContain(`- --node-ip=${ip}\n`);
     expect(spec).toContain('protectKernelDefaults: false\n');
     expect(spec).toContain(`staticPodURL: ${url}\n`);
-    // no control plane static pod yet: the kind resolves and lists nothing
+    // no control plane static pod: this node runs no etcd (the next describe's does), so none is listed
     expect(works(await tc('get', 'staticpods')).trim()).toMatch(/^NODE\s+NAMESPACE\s+TYPE\s+ID\s+VERSION$/);
   });
 
@@ -198,6 +215,30 @@ describe('talosctl against a container node', () => {
     expect(works(await tc('get', 'schedulerconfig', 'kube-scheduler', '-o', 'yaml'))).toContain(
       'enabled: true\n',
     );
+  });
+
+  it('get bootstrapmanifestsconfig and manifests: the bootstrap manifests a control plane renders', async () => {
+    const cfg = works(await tc('get', 'bootstrapmanifestsconfig', 'manifests', '-o', 'yaml'));
+    expect(cfg).toContain('namespace: controlplane\n');
+    // talosctl's generated config runs KubePrism, so the in-cluster kubeconfig names it
+    expect(cfg).toContain('string: https://127.0.0.1:7445\n');
+    expect(cfg).toContain('cniName: flannel\n');
+    const ids = [...works(await tc('get', 'manifests')).matchAll(/\scontrolplane\s+Manifest\s+(\S+)\s/g)];
+    expect(ids.map((m) => m[1])).toEqual([
+      '00-kubelet-bootstrapping-token',
+      '01-csr-approver-role-binding',
+      '01-csr-node-bootstrap',
+      '01-csr-renewal-role-binding',
+      '05-flannel',
+      '10-kube-proxy',
+      '11-core-dns',
+      '11-core-dns-svc',
+      '11-kube-config-in-cluster',
+      '11-talos-node-rbac-template',
+    ]);
+    const svc = works(await tc('get', 'manifests', '11-core-dns-svc', '-o', 'yaml'));
+    expect(svc).toMatch(/clusterIP: 10\.96\.0\.10\n/);
+    expect(works(await tc('get', 'manifests', '05-flannel', '-o', 'json'))).toContain('"kind": "DaemonSet"');
   });
 
   it('services and service <id>, machined included', async () => {
@@ -269,6 +310,45 @@ describe('talosctl against a container node', () => {
     unimplemented(await tc('time'), 'Time');
     unimplemented(await tc('stats'), '/machine.MachineService/Stats');
     unimplemented(await tc('netstat'), '/machine.MachineService/Netstat');
+  });
+
+  it('kubeconfig: the admin kubeconfig for the endpoint, its certificate from the cluster CA; a second run merges', async () => {
+    const path = join(dir, 'kube', 'admin.yaml');
+    works(await tc('kubeconfig', path));
+    const doc = parseYaml(readFileSync(path, 'utf8'));
+    expect(doc.clusters[0].cluster.server).toBe('https://127.0.0.1:6443');
+    expect(doc['current-context']).toBe('admin@keel-tc');
+    const ca = join(dir, 'kube', 'ca.pem');
+    const crt = join(dir, 'kube', 'admin.pem');
+    writeFileSync(ca, caOf(join(dir, 'controlplane.yaml'), 'cluster').crt);
+    writeFileSync(crt, Buffer.from(doc.users[0].user['client-certificate-data'], 'base64'));
+    expect(execFileSync('openssl', ['verify', '-CAfile', ca, crt], { encoding: 'utf8' })).toContain('OK');
+    expect(new X509Certificate(readFileSync(crt)).subject).toBe('O=system:masters\nCN=admin');
+    // merged into the same file: a fresh certificate each call, so talosctl renames the user and context
+    const merged = works(await tc('kubeconfig', path));
+    expect(merged).toContain('renamed auth info "admin@keel-tc" -> "admin@keel-tc-1"');
+    const after = parseYaml(readFileSync(path, 'utf8'));
+    expect(after.users).toHaveLength(2);
+    expect(after['current-context']).toBe('admin@keel-tc-1');
+  });
+
+  it('kubeconfig on a worker: Unimplemented, only on control plane nodes', async () => {
+    // a worker's apid needs trustd for its certificate, so the worker config is served in-process here
+    const worker = decode(readFileSync(join(dir, 'worker.yaml'), 'utf8'));
+    const server = await startInProcessApi(join(dir, 'controlplane.yaml'), {
+      '/machine.MachineService/Kubeconfig': kubeconfigHandler({ active: () => worker }),
+    });
+    try {
+      const args = ['-e', server.address, '-n', '127.0.0.1', 'kubeconfig', join(dir, 'worker-kubeconfig')];
+      const r = await talosctl(bin, args, { talosconfig, cwd: dir });
+      expect(r.code, r.output).not.toBe(0);
+      // the status surfaces as talosctl reads the stream: "error initializing gzip: rpc error: …"
+      expect(r.stderr).toContain(
+        'rpc error: code = Unimplemented desc = kubeconfig is only available on control plane nodes',
+      );
+    } finally {
+      await server.close({ signal: AbortSignal.timeout(5_000) });
+    }
   });
 
   it('cgroups reads the cgroup tree through Copy', async () => {
@@ -347,13 +427,28 @@ describe('talosctl with the node’s containerd (the components layer given)', (
   };
 
   beforeAll(async () => {
-    // the layer here holds containerd and runc, no etcd: this control plane serves its API and runs
-    // containerd, but is never ready (its etcd cannot run), so it is a node of its own
+    // the layer here holds containerd, runc and etcd: this control plane serves its API, runs containerd,
+    // and runs etcd once bootstrapped (the last test), so it is a node of its own
     wdir = mkdtempSync(join(tmpdir(), 'keel-talosctl-w-'));
     copyComponents(join(wdir, 'components'));
+    // copied, not linked, and reachable: etcd runs as its own user (60)
+    for (const b of ['etcd', 'etcdutl'])
+      copyFileSync(join(componentDir('etcd'), b), join(wdir, 'components/usr/bin', b));
+    chmodSync(wdir, 0o755);
+    // a Kubernetes layer whose kubelet stands in for the real one, which would manage this host's cgroups
+    mkdirSync(join(wdir, 'kubernetes/usr/bin'), { recursive: true });
+    writeFileSync(join(wdir, 'kubernetes/usr/bin/kubelet'), '#!/bin/sh\nexec sleep 100000\n', {
+      mode: 0o755,
+    });
     wstate = tempStateDir();
+    chmodSync(wstate, 0o755);
     socket = join(wstate, 'run/containerd/containerd.sock');
-    wnode = await spawnNode(wstate, await freePort(), ['--components', join(wdir, 'components')]);
+    wnode = await spawnNode(wstate, await freePort(), [
+      '--components',
+      join(wdir, 'components'),
+      '--kubernetes',
+      join(wdir, 'kubernetes'),
+    ]);
     await wnode.waitForLine(/server certificate fingerprint: /);
     const applied = await talosctl(
       bin,
@@ -393,6 +488,17 @@ describe('talosctl with the node’s containerd (the components layer given)', (
     // what containerd mounted for a container, should a failure have left one
     if (wstate) unmountUnder(wstate);
     if (wdir) rmSync(wdir, { recursive: true, force: true });
+  }, 90_000);
+
+  it('services lists the kubelet, run from the Kubernetes layer with its files in the state directory', async () => {
+    for (const deadline = Date.now() + 60_000; ; ) {
+      if (/127\.0\.0\.1\s+kubelet\s+Running\s/.test(works(await wtc('services')))) break;
+      expect(Date.now() < deadline, 'kubelet running').toBe(true);
+      await new Promise((r) => setTimeout(r, 500));
+    }
+    expect(readFileSync(join(wstate, 'etc/kubernetes/kubelet.yaml'), 'utf8')).toContain(
+      `containerRuntimeEndpoint: unix://${socket}\n`,
+    );
   }, 90_000);
 
   it('containers, image list (labels too) and logs -k read the node’s containerd', async () => {
@@ -463,6 +569,29 @@ describe('talosctl with the node’s containerd (the components layer given)', (
       cri.close();
       await removeEverything(socket, ctr);
     }
+  }, 120_000);
+
+  it('bootstrap runs etcd; get staticpods then shows the control plane’s three pods, their files on disk', async () => {
+    works(await wtc('bootstrap'));
+    const pods = /kube-(?:apiserver|controller-manager|scheduler)/g;
+    for (const deadline = Date.now() + 60_000; ; ) {
+      const listed = works(await wtc('get', 'staticpods'));
+      if (new Set(listed.match(pods)).size === 3) break;
+      expect(Date.now() < deadline, `three static pods: ${listed}`).toBe(true);
+      await new Promise((r) => setTimeout(r, 500));
+    }
+    // the image is the API server config's, the files are where this node keeps them
+    const image = works(
+      await wtc('get', 'apiserverconfig', 'kube-apiserver', '-o', 'jsonpath={.spec.image}'),
+    ).trim();
+    const api = works(await wtc('get', 'staticpods', 'kube-apiserver', '-o', 'yaml'));
+    expect(api).toContain(`image: ${image}\n`);
+    expect(api).toContain('talos.dev/secrets-version:');
+    const secrets = join(wstate, 'system/secrets/kubernetes/kube-apiserver');
+    expect(api).toContain(`path: ${secrets}\n`);
+    expect(readdirSync(secrets)).toContain('apiserver.crt');
+    expect(works(await wtc('get', 'secretstatuses'))).toMatch(/controlplane\s+SecretStatus\s+static-pods\s/);
+    expect(works(await wtc('get', 'configstatuses'))).toMatch(/controlplane\s+ConfigStatus\s+static-pods\s/);
   }, 120_000);
 });
 
