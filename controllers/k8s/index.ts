@@ -85,6 +85,7 @@ export const k8sControllers = (opts: K8sControllerOptions = {}) => [
   }),
   renderConfigsStaticPodController({
     configDir: (opts.staticPods ?? NODE_STATIC_POD_DIRS).configDir,
+    auditLogDir: (opts.staticPods ?? NODE_STATIC_POD_DIRS).auditLogDir,
     owned: opts.container !== true,
   }),
   controlPlaneStaticPodController(opts.staticPods ?? NODE_STATIC_POD_DIRS),

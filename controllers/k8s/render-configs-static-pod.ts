@@ -1,7 +1,8 @@
 // k8s.RenderConfigsStaticPodController: writes the control plane's config files (admission control,
 // audit policy, authorization, the scheduler's config) where its static pods read them, then publishes
 // ConfigStatus `static-pods` with the inputs' versions joined, as upstream's: a new version changes the
-// API server pod's annotation, and the kubelet restarts it on the new files.
+// API server pod's annotation, and the kubelet restarts it on the new files. It also makes the API server's
+// audit log directory (0700, the API server's user), which upstream's /var setup makes.
 import {
   ADMISSION_CONTROL_CONFIG_ID,
   AdmissionControlConfig,
@@ -17,12 +18,16 @@ import {
 } from '../../resources/k8s/index.js';
 import { defineController, input, output } from '../../src/cosi/controller/index.js';
 import { versionString } from '../../src/cosi/resource/version.js';
+import { ensureDirectory } from '../../src/sys/fs/ensure-directory.js';
 import { writeComponentFiles } from './internal/component-files.js';
 import { staticPodConfigFiles } from './internal/static-pod-configs.js';
+import { RUN_AS } from './static-pod-paths.js';
 
 export interface RenderConfigsOptions {
   /** the host directory of the components' configs (/system/config/kubernetes on a node) */
   readonly configDir: string;
+  /** the host directory the API server writes its audit log to (/var/log/audit/kube on a node) */
+  readonly auditLogDir: string;
   /** chown each file to its component's user (a node); container mode keeps its own */
   readonly owned: boolean;
 }
@@ -52,6 +57,11 @@ export function renderConfigsStaticPodController(opts: RenderConfigsOptions) {
           audit: audit.spec,
           authorization: authorization.spec,
           scheduler: scheduler.spec,
+        });
+        const apiserver = RUN_AS['kube-apiserver'];
+        ensureDirectory(opts.auditLogDir, {
+          mode: 0o700,
+          ...(opts.owned ? { owner: { uid: apiserver, gid: apiserver } } : {}),
         });
         for (const { component, files } of layout) {
           const written = writeComponentFiles({ base: opts.configDir, owned: opts.owned }, component, files);

@@ -1,7 +1,8 @@
 // src/sys/fs: file-system mechanisms the machine API needs: walking trees, tar.gz archives, disk usage,
-// chunked reads, statfs sizes, Go-style file modes and the /dev/kmsg stream.
+// chunked reads, directories with their mode and owner, statfs sizes, Go-style file modes and the /dev/kmsg stream.
 export * from './atomic-write.js';
 export * from './disk-usage.js';
+export * from './ensure-directory.js';
 export * from './errors.js';
 export * from './file-mode.js';
 export * from './file-tar-gz.js';

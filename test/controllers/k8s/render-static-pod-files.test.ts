@@ -70,6 +70,7 @@ describe('the render controllers', () => {
     onTestFinished(() => rmSync(dir, { recursive: true, force: true }));
     const secretsDir = join(dir, 'system/secrets/kubernetes');
     const configDir = join(dir, 'system/config/kubernetes');
+    const auditLogDir = join(dir, 'var/log/audit/kube');
     const env = startRuntime([
       MachineTypeController,
       ...secretsControllers(),
@@ -78,7 +79,7 @@ describe('the render controllers', () => {
       ControlPlaneAuditPolicyController,
       ControlPlaneAuthorizationController,
       renderSecretsStaticPodController({ secretsDir, owned: false }),
-      renderConfigsStaticPodController({ configDir, owned: false }),
+      renderConfigsStaticPodController({ configDir, auditLogDir, owned: false }),
     ]);
     onTestFinished(env.stop);
     await env.state.create(machineConfig(cluster.controlplane));
@@ -142,6 +143,8 @@ describe('the render controllers', () => {
       (r) => expect(r.spec.ready).toBe(true),
       { signal },
     );
+    // the API server's audit log directory, private to it
+    expect(statSync(auditLogDir).mode & 0o777).toBe(0o700);
     const config = (...p: string[]) => YAML.parse(readFileSync(join(configDir, ...p), 'utf8'));
     expect(config('kube-apiserver/admission-control-config.yaml')).toMatchObject({
       apiVersion: 'apiserver.config.k8s.io/v1',
