@@ -1,7 +1,7 @@
 // controllers/k8s: Kubernetes on a node — the node's name, the kubelet's node IPs, config, spec and service, the
 // control plane's component configs, the files its static pods read and the pods themselves, the
-// bootstrap manifests, and the server the kubelet reads its static pods from. (The address filters the
-// network controllers need run with them: network-controllers.ts.)
+// bootstrap manifests and their apply to the cluster, and the server the kubelet reads its static pods
+// from. (The address filters the network controllers need run with them: network-controllers.ts.)
 import { ControlPlaneAdmissionControlController } from './control-plane-admission-control.js';
 import { ControlPlaneAPIServerController } from './control-plane-apiserver.js';
 import { ControlPlaneAuditPolicyController } from './control-plane-audit-policy.js';
@@ -15,6 +15,7 @@ import type { KubeletPaths } from './kubelet-paths.js';
 import { kubeletServiceController } from './kubelet-service.js';
 import { kubeletSpecController } from './kubelet-spec.js';
 import { ManifestController } from './manifest.js';
+import { ManifestApplyController } from './manifest-apply.js';
 import { NodeIPController } from './nodeip.js';
 import { NodeIPConfigController } from './nodeip-config.js';
 import { NodenameController } from './nodename.js';
@@ -36,6 +37,7 @@ export * from './kubelet-paths.js';
 export * from './kubelet-service.js';
 export * from './kubelet-spec.js';
 export * from './manifest.js';
+export * from './manifest-apply.js';
 export * from './nodeip.js';
 export * from './nodeip-config.js';
 export * from './nodename.js';
@@ -78,6 +80,7 @@ export const k8sControllers = (opts: K8sControllerOptions = {}) => [
   ControlPlaneAuthorizationController,
   ControlPlaneBootstrapManifestsController,
   ManifestController,
+  ManifestApplyController,
   // a container node's files stay its own: the components' uids would be its host's
   renderSecretsStaticPodController({
     secretsDir: (opts.staticPods ?? NODE_STATIC_POD_DIRS).secretsDir,

@@ -1,6 +1,7 @@
 // resources/k8s: Kubernetes on a node — the name it registers with, the kubelet's node IPs, config and
 // spec, the control plane's component configs with the status of their files on disk, and the static
-// pods with the server the kubelet reads them from, and the control plane's bootstrap manifests.
+// pods with the server the kubelet reads them from, and the control plane's bootstrap manifests with the
+// status of their apply.
 // registerK8sResources records their definitions so the API can serve them.
 import { registerResource } from '../../src/cosi/resource/meta/index.js';
 import { defaultRegistry } from '../../src/cosi/resource/registry.js';
@@ -17,6 +18,7 @@ import { ControllerManagerConfig } from './controller-manager-config.js';
 import { KubeletConfig } from './kubelet-config.js';
 import { KubeletSpec } from './kubelet-spec.js';
 import { Manifest } from './manifest.js';
+import { ManifestStatus } from './manifest-status.js';
 import { NodeIP } from './nodeip.js';
 import { NodeIPConfig } from './nodeip-config.js';
 import { Nodename } from './nodename.js';
@@ -36,6 +38,7 @@ export * from './controller-manager-config.js';
 export * from './kubelet-config.js';
 export * from './kubelet-spec.js';
 export * from './manifest.js';
+export * from './manifest-status.js';
 export * from './namespace.js';
 export * from './nodeip.js';
 export * from './nodeip-config.js';
@@ -58,6 +61,7 @@ export const K8S_TYPES = [
   SchedulerConfig,
   BootstrapManifestsConfig,
   Manifest,
+  ManifestStatus,
   AdmissionControlConfig,
   AuditPolicyConfig,
   AuthorizationConfig,

@@ -1,7 +1,15 @@
-// EtcdClient: the etcd v3 calls Keel makes (keys, members, maintenance, snapshots) over gRPC with mutual
-// TLS. It is given every endpoint it may use and sticks to the first that answers, moving on when one is
-// unreachable, as etcd's own client balances; an error etcd gives keeps its gRPC code.
-import { ChannelCredentials, Client, Metadata, type ServiceError, status } from '@grpc/grpc-js';
+// EtcdClient: the etcd v3 calls Keel makes (keys, members, maintenance, snapshots; transactions, leases and
+// watches through call and duplex) over gRPC with mutual TLS. It is given every endpoint it may use and
+// sticks to the first that answers, moving on when one is unreachable, as etcd's own client balances; an
+// error etcd gives keeps its gRPC code.
+import {
+  ChannelCredentials,
+  Client,
+  type ClientDuplexStream,
+  Metadata,
+  type ServiceError,
+  status,
+} from '@grpc/grpc-js';
 import type protobuf from 'protobufjs';
 import { checkNamed, serverNameOptions } from '../pki/server-name.js';
 import { EtcdError } from './errors.js';
@@ -49,7 +57,8 @@ export interface EtcdAlarm {
   readonly alarm: 'NONE' | 'NOSPACE' | 'CORRUPT';
 }
 
-type Plain = Record<string, unknown>;
+/** Plain is a message as protobufjs gives and takes it: etcd's field names, 64-bit integers as strings. */
+export type Plain = Record<string, unknown>;
 
 const TO_OBJECT: protobuf.IConversionOptions = { longs: String, enums: String, defaults: true, arrays: true };
 
@@ -175,6 +184,35 @@ export class EtcdClient {
     });
   }
 
+  /**
+   * call makes one unary call of etcd's API by service and method (`KV`, `Txn` takes `TxnRequest` and gives
+   * `TxnResponse`), for the calls the named methods above do not cover (transactions, leases).
+   */
+  call(service: string, method: string, value: Plain, opts: { signal?: AbortSignal } = {}): Promise<Plain> {
+    return this.#unary(
+      service,
+      method,
+      `${method}Request`,
+      `${method}Response`,
+      value,
+      this.#timeoutMs,
+      opts,
+    );
+  }
+
+  /** duplex opens a bidirectional stream (`Lease`/`LeaseKeepAlive`, `Watch`/`Watch`) on the endpoint in use. */
+  duplex(service: string, method: string): ClientDuplexStream<Plain, Plain> {
+    const req = etcdType(`${method}Request`);
+    const res = etcdType(`${method}Response`);
+    return this.#clients[this.#current]!.makeBidiStreamRequest(
+      `/etcdserverpb.${service}/${method}`,
+      (v: Plain) => Buffer.from(req.encode(req.fromObject(v)).finish()),
+      (b: Buffer) => res.toObject(res.decode(b), TO_OBJECT),
+      new Metadata(),
+      {},
+    );
+  }
+
   /** snapshot streams the member's whole backend, chunk by chunk, from the endpoint that answers first. */
   async *snapshot(signal?: AbortSignal): AsyncGenerator<Buffer> {
     const req = etcdType('SnapshotRequest');
@@ -206,7 +244,9 @@ export class EtcdClient {
     resName: string,
     value: Plain,
     timeoutMs = this.#timeoutMs,
+    { signal }: { signal?: AbortSignal } = {},
   ): Promise<Plain> {
+    signal?.throwIfAborted();
     const req = etcdType(reqName);
     const res = etcdType(resName);
     const path = `/etcdserverpb.${service}/${method}`;
@@ -215,22 +255,28 @@ export class EtcdClient {
       const i = (this.#current + tried) % this.#clients.length;
       try {
         const out = await new Promise<Plain>((resolve, reject) => {
-          this.#clients[i]!.makeUnaryRequest(
+          const call = this.#clients[i]!.makeUnaryRequest(
             path,
             (v: Plain) => Buffer.from(req.encode(req.fromObject(v)).finish()),
             (b: Buffer) => res.toObject(res.decode(b), TO_OBJECT),
             value,
             new Metadata(),
             { deadline: Date.now() + timeoutMs },
-            (err, r) => (err ? reject(err) : resolve(r as Plain)),
+            (err, r) => {
+              signal?.removeEventListener('abort', cancel);
+              if (err) reject(err);
+              else resolve(r as Plain);
+            },
           );
+          const cancel = () => call.cancel();
+          signal?.addEventListener('abort', cancel, { once: true });
         });
         this.#current = i;
         return out;
       } catch (e) {
         last = e;
         // only an unreachable member sends the call elsewhere: etcd's own refusals are answers
-        if ((e as ServiceError).code !== status.UNAVAILABLE) break;
+        if ((e as ServiceError).code !== status.UNAVAILABLE || signal?.aborted) break;
       }
     }
     throw errorOf(last, `${method} on ${this.#targets.join(', ')}`);

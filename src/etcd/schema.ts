@@ -1,5 +1,6 @@
-// The slice of etcd's v3 gRPC API (package etcdserverpb, with mvccpb.KeyValue) that Keel calls, as a
-// protobufjs descriptor: message and field names and numbers exactly as etcd's rpc.proto and kv.proto.
+// The slice of etcd's v3 gRPC API (package etcdserverpb, with mvccpb's KeyValue and Event) that Keel
+// calls, as a protobufjs descriptor: message and field names and numbers exactly as etcd's rpc.proto and
+// kv.proto.
 // Built in code rather than loaded from a .proto file, so the single executable needs no file for it.
 import protobuf from 'protobufjs';
 
@@ -28,6 +29,14 @@ const ETCD_DESCRIPTOR = {
           value: { type: 'bytes', id: 5 },
           lease: { type: 'int64', id: 6 },
         }),
+        Event: {
+          fields: {
+            type: { type: 'EventType', id: 1 },
+            kv: { type: 'KeyValue', id: 2 },
+            prev_kv: { type: 'KeyValue', id: 3 },
+          },
+          nested: { EventType: { values: { PUT: 0, DELETE: 1 } } },
+        },
       },
     },
     etcdserverpb: {
@@ -38,12 +47,21 @@ const ETCD_DESCRIPTOR = {
           revision: { type: 'int64', id: 3 },
           raft_term: { type: 'uint64', id: 4 },
         }),
-        RangeRequest: msg({
-          key: { type: 'bytes', id: 1 },
-          range_end: { type: 'bytes', id: 2 },
-          limit: { type: 'int64', id: 3 },
-          serializable: { type: 'bool', id: 7 },
-        }),
+        RangeRequest: {
+          fields: {
+            key: { type: 'bytes', id: 1 },
+            range_end: { type: 'bytes', id: 2 },
+            limit: { type: 'int64', id: 3 },
+            sort_order: { type: 'SortOrder', id: 5 },
+            sort_target: { type: 'SortTarget', id: 6 },
+            serializable: { type: 'bool', id: 7 },
+            max_create_revision: { type: 'int64', id: 13 },
+          },
+          nested: {
+            SortOrder: { values: { NONE: 0, ASCEND: 1, DESCEND: 2 } },
+            SortTarget: { values: { KEY: 0, VERSION: 1, CREATE: 2, MOD: 3, VALUE: 4 } },
+          },
+        },
         RangeResponse: msg({
           ...header,
           kvs: { type: 'mvccpb.KeyValue', id: 2, rule: 'repeated' },
@@ -56,6 +74,79 @@ const ETCD_DESCRIPTOR = {
           lease: { type: 'int64', id: 3 },
         }),
         PutResponse: msg({ ...header }),
+        DeleteRangeRequest: msg({ key: { type: 'bytes', id: 1 }, range_end: { type: 'bytes', id: 2 } }),
+        DeleteRangeResponse: msg({ ...header, deleted: { type: 'int64', id: 2 } }),
+        // a transaction's ops: one of the oneof's fields is set (nested transactions are not used)
+        RequestOp: msg({
+          request_range: { type: 'RangeRequest', id: 1 },
+          request_put: { type: 'PutRequest', id: 2 },
+          request_delete_range: { type: 'DeleteRangeRequest', id: 3 },
+        }),
+        ResponseOp: msg({
+          response_range: { type: 'RangeResponse', id: 1 },
+          response_put: { type: 'PutResponse', id: 2 },
+          response_delete_range: { type: 'DeleteRangeResponse', id: 3 },
+        }),
+        Compare: {
+          fields: {
+            result: { type: 'CompareResult', id: 1 },
+            target: { type: 'CompareTarget', id: 2 },
+            key: { type: 'bytes', id: 3 },
+            version: { type: 'int64', id: 4 },
+            create_revision: { type: 'int64', id: 5 },
+            mod_revision: { type: 'int64', id: 6 },
+            value: { type: 'bytes', id: 7 },
+            lease: { type: 'int64', id: 8 },
+          },
+          nested: {
+            CompareResult: { values: { EQUAL: 0, GREATER: 1, LESS: 2, NOT_EQUAL: 3 } },
+            CompareTarget: { values: { VERSION: 0, CREATE: 1, MOD: 2, VALUE: 3, LEASE: 4 } },
+          },
+        },
+        TxnRequest: msg({
+          compare: { type: 'Compare', id: 1, rule: 'repeated' },
+          success: { type: 'RequestOp', id: 2, rule: 'repeated' },
+          failure: { type: 'RequestOp', id: 3, rule: 'repeated' },
+        }),
+        TxnResponse: msg({
+          ...header,
+          succeeded: { type: 'bool', id: 2 },
+          responses: { type: 'ResponseOp', id: 3, rule: 'repeated' },
+        }),
+        LeaseGrantRequest: msg({ TTL: { type: 'int64', id: 1 }, ID: { type: 'int64', id: 2 } }),
+        LeaseGrantResponse: msg({
+          ...header,
+          ID: { type: 'int64', id: 2 },
+          TTL: { type: 'int64', id: 3 },
+          error: { type: 'string', id: 4 },
+        }),
+        LeaseRevokeRequest: msg({ ID: { type: 'int64', id: 1 } }),
+        LeaseRevokeResponse: msg({ ...header }),
+        LeaseKeepAliveRequest: msg({ ID: { type: 'int64', id: 1 } }),
+        LeaseKeepAliveResponse: msg({
+          ...header,
+          ID: { type: 'int64', id: 2 },
+          TTL: { type: 'int64', id: 3 },
+        }),
+        WatchRequest: msg({
+          create_request: { type: 'WatchCreateRequest', id: 1 },
+          cancel_request: { type: 'WatchCancelRequest', id: 2 },
+        }),
+        WatchCreateRequest: msg({
+          key: { type: 'bytes', id: 1 },
+          range_end: { type: 'bytes', id: 2 },
+          start_revision: { type: 'int64', id: 3 },
+        }),
+        WatchCancelRequest: msg({ watch_id: { type: 'int64', id: 1 } }),
+        WatchResponse: msg({
+          ...header,
+          watch_id: { type: 'int64', id: 2 },
+          created: { type: 'bool', id: 3 },
+          canceled: { type: 'bool', id: 4 },
+          compact_revision: { type: 'int64', id: 5 },
+          cancel_reason: { type: 'string', id: 6 },
+          events: { type: 'mvccpb.Event', id: 11, rule: 'repeated' },
+        }),
         Member: member,
         MemberAddRequest: msg({
           peerURLs: { type: 'string', id: 1, rule: 'repeated' },
