@@ -1,9 +1,9 @@
 // The images of the components manifest (images/components.yaml, key images): container images a layer
-// ships as OCI archives, each made of a pinned Debian package's busybox, of one binary a component builds,
-// or of Kubernetes' pause. Validated strictly, as the components are.
+// ships as OCI archives, each made of a pinned Debian package's busybox, of binaries a component builds, or
+// of Kubernetes' pause. Validated strictly, as the components are.
 import { parseDocument } from 'yaml';
 import { ComponentsError } from './errors.js';
-import { DEFAULT_LAYER, parseComponents } from './manifest.js';
+import { type Component, DEFAULT_LAYER, parseComponents } from './manifest.js';
 import type { OciImageConfig } from './oci-archive.js';
 
 /** A Debian package pinned to one version and the sha256 of its .deb (checked offline on a cache hit). */
@@ -17,10 +17,17 @@ export interface PinnedDeb {
 export type ImageSource =
   /** /bin/busybox from this package, /bin/sh and the links of every applet; tagged by the Debian version */
   | { readonly kind: 'busybox'; readonly deb: PinnedDeb }
-  /** one binary of a component at /usr/local/bin/<binary>, as Kubernetes' server images; tagged by its version */
-  | { readonly kind: 'binary'; readonly component: string; readonly binary: string }
+  /** binaries of one component, each at its path in the image; tagged by the component's version */
+  | { readonly kind: 'binary'; readonly component: string; readonly files: readonly ImageBinary[] }
   /** /pause, compiled from build/pause/linux/pause.c of the component's first module (k8s.io/kubernetes) */
   | { readonly kind: 'pause'; readonly component: string; readonly tag: string };
+
+/** A component's binary and where an image holds it. */
+export interface ImageBinary {
+  readonly binary: string;
+  /** absolute; by default /usr/local/bin/<binary>, where Kubernetes' server images keep theirs */
+  readonly path: string;
+}
 
 export interface Image {
   /** the manifest's key: names the archive (`<name>.tar`) and the line in packages.txt */
@@ -49,6 +56,7 @@ const IMAGE_KEYS = [
   'env',
   'user',
   'workingDir',
+  'ports',
 ];
 const SOURCES = ['busybox', 'binary', 'pause'] as const;
 const NAME = /^[a-z0-9][a-z0-9._-]*$/;
@@ -59,6 +67,9 @@ const TAG = /^[A-Za-z0-9_][A-Za-z0-9_.-]{0,127}$/;
 const REFERENCE =
   /^[a-z0-9]+([._-][a-z0-9]+)*(\/[a-z0-9]+([._-][a-z0-9]+)*)+:[A-Za-z0-9_][A-Za-z0-9_.-]{0,127}$/;
 const USER = /^[A-Za-z0-9_.-]+(:[A-Za-z0-9_.-]+)?$/;
+const PATH = /^(\/[A-Za-z0-9_.+-]+)+$/;
+/** an exposed port as an image config names it: 53/udp, or 53 for tcp (quote it) */
+const PORT = /^[0-9]{1,5}(\/(tcp|udp|sctp))?$/;
 
 /** parseImages reads the images of manifest text; none is an empty list. */
 export function parseImages(text: string, source = 'manifest'): Image[] {
@@ -92,25 +103,20 @@ export function parseImages(text: string, source = 'manifest'): Image[] {
       const deb = pinnedDeb(i.busybox, `${at}.busybox`, fail);
       src = { kind: 'busybox', deb };
       tag = tagOfDebVersion(deb.version);
+    } else if (kinds[0] === 'binary') {
+      const files = binaries(i.binary, `${at}.binary`, components, fail);
+      src = { kind: 'binary', component: files.component, files: files.files };
+      tag = components.find((c) => c.name === files.component)!.version;
     } else {
-      const key = kinds[0]!;
-      const s = i[key];
-      const keys = key === 'binary' ? ['component', 'name'] : ['component', 'tag'];
-      if (!isRecord(s)) return fail(`${at}.${key}: must be {${keys.join(', ')}}`);
+      const s = i.pause;
+      if (!isRecord(s)) return fail(`${at}.pause: must be {component, tag}`);
       for (const k of Object.keys(s))
-        if (!keys.includes(k)) fail(`${at}.${key}: unknown key '${k}' (${keys.join(', ')})`);
+        if (!['component', 'tag'].includes(k)) fail(`${at}.pause: unknown key '${k}' (component, tag)`);
       const c = components.find((x) => x.name === s.component);
-      if (!c) return fail(`${at}.${key}.component: '${String(s.component)}' is not a component`);
-      if (key === 'binary') {
-        if (!c.binaries.some((b) => b.name === s.name))
-          return fail(`${at}.binary.name: ${c.name} builds no binary '${String(s.name)}'`);
-        src = { kind: 'binary', component: c.name, binary: s.name as string };
-        tag = c.version;
-      } else {
-        if (typeof s.tag !== 'string' || !TAG.test(s.tag)) return fail(`${at}.pause.tag: not an image tag`);
-        src = { kind: 'pause', component: c.name, tag: s.tag };
-        tag = s.tag;
-      }
+      if (!c) return fail(`${at}.pause.component: '${String(s.component)}' is not a component`);
+      if (typeof s.tag !== 'string' || !TAG.test(s.tag)) return fail(`${at}.pause.tag: not an image tag`);
+      src = { kind: 'pause', component: c.name, tag: s.tag };
+      tag = s.tag;
     }
     const aliases = i.aliases === undefined ? [] : strings(i.aliases, `${at}.aliases`, fail);
     for (const a of aliases)
@@ -128,6 +134,10 @@ export function parseImages(text: string, source = 'manifest'): Image[] {
       for (const e of config.env)
         if (!/^[A-Za-z_][A-Za-z0-9_]*=/.test(e)) fail(`${at}.env: '${e}' is not KEY=VALUE`);
     }
+    if (i.ports !== undefined) {
+      config.ports = strings(i.ports, `${at}.ports`, fail);
+      for (const p of config.ports) if (!PORT.test(p)) fail(`${at}.ports: '${p}' is not port[/tcp|udp|sctp]`);
+    }
     if (i.workingDir !== undefined) {
       if (typeof i.workingDir !== 'string' || !i.workingDir.startsWith('/'))
         fail(`${at}.workingDir: must be an absolute path`);
@@ -144,6 +154,42 @@ export function parseImages(text: string, source = 'manifest'): Image[] {
  */
 export const tagOfDebVersion = (version: string): string =>
   version.replace(/^[0-9]+:/, '').replace(/[+~]/g, '-');
+
+/**
+ * binaries reads an image's `binary`: {component, name, path?}, or a list of them, all of one component (the
+ * tag is its version).
+ */
+function binaries(
+  v: unknown,
+  at: string,
+  components: readonly Component[],
+  fail: (m: string) => never,
+): { component: string; files: ImageBinary[] } {
+  const list = Array.isArray(v) ? v : [v];
+  if (!list.length) return fail(`${at}: name at least one binary`);
+  let component = '';
+  const files: ImageBinary[] = [];
+  for (const [n, b] of list.entries()) {
+    const bat = Array.isArray(v) ? `${at}[${n}]` : at;
+    if (!isRecord(b)) return fail(`${bat}: must be {component, name, path}`);
+    for (const k of Object.keys(b))
+      if (!['component', 'name', 'path'].includes(k))
+        fail(`${bat}: unknown key '${k}' (component, name, path)`);
+    const c = components.find((x) => x.name === b.component);
+    if (!c) return fail(`${bat}.component: '${String(b.component)}' is not a component`);
+    if (component && c.name !== component)
+      fail(`${bat}.component: an image's binaries come from one component`);
+    component = c.name;
+    if (!c.binaries.some((x) => x.name === b.name))
+      return fail(`${bat}.name: ${c.name} builds no binary '${String(b.name)}'`);
+    const path = b.path ?? `/usr/local/bin/${b.name}`;
+    if (typeof path !== 'string' || !PATH.test(path) || path.split('/').some((p) => p === '.' || p === '..'))
+      return fail(`${bat}.path: must be an absolute file path`);
+    if (files.some((f) => f.path === path)) fail(`${bat}.path: ${path} is listed twice`);
+    files.push({ binary: b.name as string, path });
+  }
+  return { component, files };
+}
 
 function pinnedDeb(v: unknown, at: string, fail: (m: string) => never): PinnedDeb {
   if (!isRecord(v)) return fail(`${at}: must be {package, version, sha256}`);

@@ -151,16 +151,18 @@ async function recipe(img: Image, cache: string, components: ReadonlyMap<string,
     return {
       // the cached directory's name is the component's version and key: the same one, the same bytes
       inputs: { component: basename(c.dir) },
-      from: [`from=${c.info.name}@${c.info.version}:${src.binary}`],
-      // where Kubernetes' server images keep theirs (build/server-image/Dockerfile)
-      files: async () => [
-        {
-          path: `usr/local/bin/${src.binary}`,
-          type: 'file',
-          mode: 0o755,
-          content: await readFile(join(c.dir, src.binary)),
-        },
-      ],
+      from: [`from=${c.info.name}@${c.info.version}:${src.files.map((f) => f.binary).join(',')}`],
+      files: () =>
+        Promise.all(
+          src.files.map(
+            async (f): Promise<OciFile> => ({
+              path: f.path,
+              type: 'file',
+              mode: 0o755,
+              content: await readFile(join(c.dir, f.binary)),
+            }),
+          ),
+        ),
     };
   const module = c.info.modules[0]!;
   // gcc and glibc's static library, installed when missing; their versions then key the image

@@ -34,6 +34,8 @@ export interface OciImageConfig {
   readonly workingDir?: string;
   /** user[:group], by name or number */
   readonly user?: string;
+  /** exposed ports: 53/udp, 53/tcp (a bare number is tcp) */
+  readonly ports?: readonly string[];
 }
 
 export interface OciArchiveInput {
@@ -134,6 +136,11 @@ export function tagOf(name: string): string {
 function imageConfig(arch: string, c: OciImageConfig, diffId: string): unknown {
   const config: Record<string, unknown> = {};
   if (c.user) config.User = c.user;
+  // as Docker writes EXPOSE: a set of port/protocol keys
+  if (c.ports?.length)
+    config.ExposedPorts = Object.fromEntries(
+      c.ports.map((p) => [p.includes('/') ? p : `${p}/tcp`, {}] as const).sort(([a], [b]) => compare(a, b)),
+    );
   if (c.env?.length) config.Env = c.env;
   if (c.entrypoint?.length) config.Entrypoint = c.entrypoint;
   if (c.cmd?.length) config.Cmd = c.cmd;

@@ -136,7 +136,8 @@ describe('kubernetes layer', () => {
   });
 
   it('each server image holds its binary at /usr/local/bin, under the name upstream gives it', async () => {
-    for (const img of images.filter((i) => i.source.kind === 'binary')) {
+    // Kubernetes' own; the add-ons' images have their test (components-addons.test.ts)
+    for (const img of images.filter((i) => i.source.kind === 'binary' && i.source.component === k8s.name)) {
       const name = img.name;
       const a = image(await readFile(join(root, IMAGES_DIR, `${name}.tar`)));
       expect(a.names).toEqual([`registry.k8s.io/${name}:${k8s.version}`]);
@@ -176,18 +177,23 @@ describe('kubernetes layer', () => {
     const lines = (await readFile(join(root, PACKAGES_TXT), 'utf8'))
       .split('\n')
       .filter((l) => l && !l.startsWith('#'));
+    // the layer's components (Kubernetes, then the add-ons whose binaries only their images carry)
+    const components = parseComponents(await readFile(repo('images/components.yaml'), 'utf8')).filter(
+      (c) => c.layer === LAYER,
+    );
     expect(lines.map((l) => l.split(' ').slice(0, 2).join(' '))).toEqual([
-      `kubernetes ${k8s.version}`,
+      ...components.map((c) => `${c.name} ${c.version}`),
       ...images.map((i) => `${i.name} ${i.ref}`),
     ]);
     const kubelet = sha256(await readFile(join(root, 'usr/bin/kubelet')));
     expect(lines[0]).toMatch(new RegExp(` modules=k8s.io/kubernetes /usr/bin/kubelet=${kubelet}$`));
+    const first = components.length;
     for (const [i, img] of images.entries()) {
       const path = `${IMAGES_DIR}/${img.name}.tar`;
-      expect(lines[i + 1]).toMatch(/ from=\S+ (links=\S+ )?digest=sha256:[0-9a-f]{64} /);
-      expect(lines[i + 1]!.endsWith(` ${path}=${sha256(await readFile(join(root, path)))}`)).toBe(true);
+      expect(lines[first + i]).toMatch(/ from=\S+ (links=\S+ )?digest=sha256:[0-9a-f]{64} /);
+      expect(lines[first + i]!.endsWith(` ${path}=${sha256(await readFile(join(root, path)))}`)).toBe(true);
     }
-    expect(lines[1]).toContain(' also=registry.k8s.io/pause:3.10.2 ');
+    expect(lines[first]).toContain(' also=registry.k8s.io/pause:3.10.2 ');
   });
 
   it(

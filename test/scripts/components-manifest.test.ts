@@ -15,16 +15,30 @@ const one = (entry: string) =>
   `components:\n  c:\n    version: v1.0.0\n    modules: [example.com/m]\n${entry}`;
 
 describe('components manifest', () => {
-  it('reads the real manifest: etcd, containerd, runc and the CNI plugins, then Kubernetes', () => {
+  it('reads the real manifest: etcd, containerd, runc and the CNI plugins, then Kubernetes and the add-ons', () => {
     const cs = parseComponents(manifest);
-    expect(cs.map((c) => c.name)).toEqual(['etcd', 'containerd', 'runc', 'cni-plugins', 'kubernetes']);
+    expect(cs.map((c) => c.name)).toEqual([
+      'etcd',
+      'containerd',
+      'runc',
+      'cni-plugins',
+      'flannel-cni',
+      'kubernetes',
+      'coredns',
+      'flannel',
+    ]);
     expect(cs.map((c) => c.layer)).toEqual([
       'components',
       'components',
       'components',
       'components',
+      'components',
+      'kubernetes',
+      'kubernetes',
       'kubernetes',
     ]);
+    // the add-ons' binaries are their images' alone
+    expect(cs.slice(6).flatMap((c) => c.binaries.filter((b) => b.ship))).toEqual([]);
     const etcd = cs[0]!.binaries.find((b) => b.name === 'etcd')!;
     expect(etcd).toMatchObject({ main: true, package: 'go.etcd.io/etcd/server/v3/etcdmain' });
     const shim = cs[1]!.binaries.find((b) => b.name === 'containerd-shim-runc-v2')!;

@@ -10,6 +10,14 @@ const manifest = readFileSync(
   'utf8',
 );
 const one = (entry: string) => `components: {}\nimages:\n  t:\n${entry}`;
+/** two components, c and d, each building a (in its own directory), and an image t to make of them */
+const two = `components:
+  c: { version: v1.0.0, modules: [example.com/c], dest: /usr/c, binaries: { a: . } }
+  d: { version: v1.0.0, modules: [example.com/d], dest: /usr/d, binaries: { a: . } }
+images:
+  t:
+    repository: keel.dev/t
+`;
 const deb = '    busybox: { package: busybox-static, version: "1:1.0-1", sha256: ' + `${'a'.repeat(64)} }\n`;
 
 describe('images of the components manifest', () => {
@@ -35,12 +43,18 @@ describe('images of the components manifest', () => {
       `registry.k8s.io/kube-controller-manager:${version}`,
       `registry.k8s.io/kube-scheduler:${version}`,
       `registry.k8s.io/kube-proxy:${version}`,
+      expect.stringMatching(/^registry\.k8s\.io\/coredns\/coredns:v1\.\d+\.\d+$/),
+      expect.stringMatching(/^ghcr\.io\/siderolabs\/flannel:v0\.\d+\.\d+$/),
     ]);
     const [pause, apiserver] = images;
     // kubeadm's name for v1.34, and containerd v2.4.2's default sandbox image
     expect(pause!.aliases).toEqual(['registry.k8s.io/pause:3.10.2']);
     expect(pause!.config).toMatchObject({ entrypoint: ['/pause'], user: '65535:65535' });
-    expect(apiserver!.source).toEqual({ kind: 'binary', component: 'kubernetes', binary: 'kube-apiserver' });
+    expect(apiserver!.source).toEqual({
+      kind: 'binary',
+      component: 'kubernetes',
+      files: [{ binary: 'kube-apiserver', path: '/usr/local/bin/kube-apiserver' }],
+    });
     expect(apiserver!.config.entrypoint).toBeUndefined();
   });
 
@@ -72,6 +86,18 @@ describe('images of the components manifest', () => {
       `components:\n  c:\n    version: v1.0.0\n    modules: [example.com/m]\n    dest: /usr/bin\n    binaries: { a: . }\nimages:\n  t:\n    repository: keel.dev/t\n    binary: { component: c, name: b }\n`,
       "c builds no binary 'b'",
     ],
+    [
+      'binaries of two components',
+      `${two}    binary: [{ component: c, name: a }, { component: d, name: a, path: /a }]\n`,
+      'come from one component',
+    ],
+    ['a relative path', `${two}    binary: { component: c, name: a, path: bin/a }\n`, 'absolute file path'],
+    [
+      'a path listed twice',
+      `${two}    binary: [{ component: c, name: a, path: /a }, { component: c, name: a, path: /a }]\n`,
+      '/a is listed twice',
+    ],
+    ['a bad port', one(`    repository: keel.dev/t\n${deb}    ports: [53/icmp]\n`), "'53/icmp' is not port"],
     ['a bad alias', one(`    repository: keel.dev/t\n${deb}    aliases: [t]\n`), "'t' is not a reference"],
     ['a bad env', one(`    repository: keel.dev/t\n${deb}    env: [PATH]\n`), "'PATH' is not KEY=VALUE"],
   ])('refuses %s', (_, text, message) => {

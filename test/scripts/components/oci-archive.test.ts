@@ -110,6 +110,14 @@ describe('ociArchive', () => {
     expect(() => ociArchive({ ...input, aliases: [input.name] })).toThrow('repeats');
   });
 
+  it('exposes ports as EXPOSE writes them, a bare number as tcp', () => {
+    const a = ociArchive({ ...input, config: { ports: ['53/udp', '53', '9153/tcp'] } });
+    const byName = new Map(readTar(a.tar).map((e) => [e.name, e]));
+    const config = JSON.parse(byName.get(`blobs/sha256/${a.configDigest.slice(7)}`)!.data.toString());
+    expect(config.config).toEqual({ ExposedPorts: { '53/tcp': {}, '53/udp': {}, '9153/tcp': {} } });
+    expect(Object.keys(config.config.ExposedPorts)).toEqual(['53/tcp', '53/udp', '9153/tcp']);
+  });
+
   it('lays the layer out parents first, owned by root at time 0, with the modes and links given', () => {
     const a = ociArchive(input);
     const outer = new Map(readTar(a.tar).map((e) => [e.name, e]));
