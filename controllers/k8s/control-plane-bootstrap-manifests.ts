@@ -19,9 +19,13 @@ import { DEFAULT_DNS_DOMAIN, dnsServiceIPs } from './kubelet-config.js';
 
 /** the CNI Talos manages itself, and the one a cluster gets when its config names none */
 export const FLANNEL_CNI = 'flannel';
-/** upstream v1.13.0's component images: CoreDNS by default, flannel (mirrored) and its network policies */
-export const DEFAULT_COREDNS_IMAGE = 'registry.k8s.io/coredns/coredns:v1.14.2';
-export const FLANNEL_IMAGE = 'ghcr.io/siderolabs/flannel:v0.28.4';
+/**
+ * The add-ons' images: CoreDNS by default and flannel are the ones Kubernetes' layer ships
+ * (images/components.yaml; upstream v1.13.0 names CoreDNS v1.14.2 and flannel v0.28.4, and nothing is
+ * pulled here); the network policies' image is upstream's, not shipped.
+ */
+export const DEFAULT_COREDNS_IMAGE = 'registry.k8s.io/coredns/coredns:v1.14.6';
+export const FLANNEL_IMAGE = 'ghcr.io/siderolabs/flannel:v0.28.7';
 export const KUBE_NETWORK_POLICIES_IMAGE = 'registry.k8s.io/networking/kube-network-policies:v1.0.0';
 export const DEFAULT_KUBEPRISM_PORT = 7445;
 

@@ -1,9 +1,12 @@
 // The bootstrap manifests' config from real generated configs: upstream's defaults on a control plane, every
 // setting the config makes, nothing on a worker, and the controller following the config.
+import { readFileSync } from 'node:fs';
 import { beforeAll, describe, expect, it, onTestFinished } from 'vitest';
 import {
   bootstrapManifestsConfigOf,
   ControlPlaneBootstrapManifestsController,
+  DEFAULT_COREDNS_IMAGE,
+  FLANNEL_IMAGE,
 } from '../../../controllers/k8s/control-plane-bootstrap-manifests.js';
 import { MachineConfig } from '../../../resources/config/index.js';
 import {
@@ -11,6 +14,7 @@ import {
   BootstrapManifestsConfig,
   K8S_CONTROL_PLANE_NAMESPACE,
 } from '../../../resources/k8s/index.js';
+import { parseImages } from '../../../scripts/components/image-manifest.js';
 import { applyPatches, loadPatch } from '../../../src/config/patch/index.js';
 import { assertNoResource, assertResource } from '../../../src/cosi/testing/assert-resources.js';
 import { machineConfig, mintCluster, startRuntime } from '../secrets/env.js';
@@ -20,6 +24,13 @@ describe('the bootstrap manifests config', () => {
   let cluster: Awaited<ReturnType<typeof mintCluster>>;
   beforeAll(async () => {
     cluster = await mintCluster();
+  });
+
+  it('names the add-ons’ images Kubernetes’ layer ships', () => {
+    const manifest = readFileSync(new URL('../../../images/components.yaml', import.meta.url), 'utf8');
+    const shipped = parseImages(manifest).map((i) => i.ref);
+    expect(shipped).toContain(DEFAULT_COREDNS_IMAGE);
+    expect(shipped).toContain(FLANNEL_IMAGE);
   });
 
   it('is made on a control plane only, with upstream’s defaults', async () => {
@@ -33,11 +44,11 @@ describe('the bootstrap manifests config', () => {
       podCIDRs: ['10.244.0.0/16'],
       proxyEnabled: true,
       coreDNSEnabled: true,
-      coreDNSImage: 'registry.k8s.io/coredns/coredns:v1.14.2',
+      coreDNSImage: 'registry.k8s.io/coredns/coredns:v1.14.6',
       dnsServiceIP: '10.96.0.10',
       dnsServiceIPv6: '',
       flannelEnabled: true,
-      flannelImage: 'ghcr.io/siderolabs/flannel:v0.28.4',
+      flannelImage: 'ghcr.io/siderolabs/flannel:v0.28.7',
       flannelExtraArgs: [],
       flannelKubeServiceHost: '127.0.0.1',
       flannelKubeServicePort: '7445',

@@ -87,8 +87,9 @@ export function flannelDaemonSet(cfg: FlannelSettings): DaemonSet {
             {
               name: 'install-config',
               image: cfg.flannelImage,
-              command: ['cp'],
-              args: ['-f', '/etc/kube-flannel/cni-conf.json', '/etc/cni/net.d/10-flannel.conflist'],
+              // flannel's own copier: the image carries no shell tools (upstream's is Alpine and runs cp)
+              command: ['/opt/bin/install-conf'],
+              args: ['/etc/kube-flannel/cni-conf.json', '/etc/cni/net.d/10-flannel.conflist'],
               resources: {},
               volumeMounts: [
                 { name: 'cni', mountPath: '/etc/cni/net.d' },

@@ -45,7 +45,7 @@ export const flannelServiceAccount = (): ServiceAccount =>
 /** the CNI conflist the init container copies to /etc/cni/net.d */
 export const FLANNEL_CNI_CONF = `{
   "name": "cbr0",
-  "cniVersion": "1.0.0",
+  "cniVersion": "0.3.1",
   "plugins": [
     {
       "type": "flannel",

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { coreDNSDeployment } from '../../../../../controllers/k8s/internal/manifests/coredns-deployment.js';
 
 describe('the CoreDNS Deployment', () => {
-  const d = coreDNSDeployment({ coreDNSImage: 'registry.k8s.io/coredns/coredns:v1.14.2' });
+  const d = coreDNSDeployment({ coreDNSImage: 'registry.k8s.io/coredns/coredns:v1.14.6' });
   const pod = d.spec.template.spec;
   const c = pod.containers[0]!;
 
@@ -39,7 +39,7 @@ describe('the CoreDNS Deployment', () => {
   it('reads its Corefile from the coredns ConfigMap, with upstream’s limits, probes and privileges', () => {
     expect(c).toMatchObject({
       name: 'coredns',
-      image: 'registry.k8s.io/coredns/coredns:v1.14.2',
+      image: 'registry.k8s.io/coredns/coredns:v1.14.6',
       imagePullPolicy: 'IfNotPresent',
       args: ['-conf', '/etc/coredns/Corefile'],
       resources: { limits: { memory: '170Mi' }, requests: { cpu: '100m', memory: '70Mi' } },

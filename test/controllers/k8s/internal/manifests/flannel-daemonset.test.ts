@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { flannelDaemonSet } from '../../../../../controllers/k8s/internal/manifests/flannel-daemonset.js';
 
 const settings = {
-  flannelImage: 'ghcr.io/siderolabs/flannel:v0.28.4',
+  flannelImage: 'ghcr.io/siderolabs/flannel:v0.28.7',
   flannelExtraArgs: ['--iface=eth1'],
   flannelKubeServiceHost: '',
   flannelKubeServicePort: '',
@@ -60,8 +60,8 @@ describe('the flannel DaemonSet', () => {
       {
         name: 'install-config',
         image: settings.flannelImage,
-        command: ['cp'],
-        args: ['-f', '/etc/kube-flannel/cni-conf.json', '/etc/cni/net.d/10-flannel.conflist'],
+        command: ['/opt/bin/install-conf'],
+        args: ['/etc/kube-flannel/cni-conf.json', '/etc/cni/net.d/10-flannel.conflist'],
         resources: {},
         volumeMounts: [
           { name: 'cni', mountPath: '/etc/cni/net.d' },

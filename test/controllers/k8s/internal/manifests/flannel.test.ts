@@ -69,7 +69,8 @@ describe('flannel', () => {
     expect(Object.keys(cm.data)).toEqual(['cni-conf.json', 'net-conf.json']);
     expect(JSON.parse(cm.data['cni-conf.json']!)).toEqual({
       name: 'cbr0',
-      cniVersion: '1.0.0',
+      // the flannel plugin the components layer ships speaks CNI up to 0.4.0
+      cniVersion: '0.3.1',
       plugins: [
         { type: 'flannel', delegate: { hairpinMode: true, isDefaultGateway: true } },
         { type: 'portmap', capabilities: { portMappings: true } },
