@@ -1,6 +1,7 @@
 // The images of the components manifest (images/components.yaml, key images): container images a layer
 // ships as OCI archives, each made of a pinned Debian package's busybox, of binaries a component builds, or
-// of Kubernetes' pause. Validated strictly, as the components are.
+// of Kubernetes' pause, and optionally a base of files from pinned Debian packages. Validated strictly, as
+// the components are.
 import { parseDocument } from 'yaml';
 import { ComponentsError } from './errors.js';
 import { type Component, DEFAULT_LAYER, parseComponents } from './manifest.js';
@@ -22,6 +23,24 @@ export type ImageSource =
   /** /pause, compiled from build/pause/linux/pause.c of the component's first module (k8s.io/kubernetes) */
   | { readonly kind: 'pause'; readonly component: string; readonly tag: string };
 
+/**
+ * Files an image takes from pinned Debian packages beside what it is made of (deb-base.ts), with the shared
+ * libraries they need found in the same packages.
+ */
+export interface DebBase {
+  readonly debs: readonly PinnedDeb[];
+  /** absolute paths in the unpacked packages: a file, a link (kept with what it points at), a directory */
+  readonly files: readonly string[];
+  /** more names, as the packages' maintainer scripts make them (update-alternatives) */
+  readonly links: readonly DebBaseLink[];
+}
+
+export interface DebBaseLink {
+  readonly path: string;
+  /** relative to the link's directory, or absolute */
+  readonly target: string;
+}
+
 /** A component's binary and where an image holds it. */
 export interface ImageBinary {
   readonly binary: string;
@@ -39,6 +58,8 @@ export interface Image {
   /** the layer it ships in */
   readonly layer: string;
   readonly source: ImageSource;
+  /** files from Debian packages the image holds too (an image that has none has no key) */
+  readonly base?: DebBase;
   readonly config: OciImageConfig;
 }
 
@@ -50,6 +71,7 @@ const IMAGE_KEYS = [
   'busybox',
   'binary',
   'pause',
+  'base',
   'aliases',
   'entrypoint',
   'cmd',
@@ -68,6 +90,7 @@ const REFERENCE =
   /^[a-z0-9]+([._-][a-z0-9]+)*(\/[a-z0-9]+([._-][a-z0-9]+)*)+:[A-Za-z0-9_][A-Za-z0-9_.-]{0,127}$/;
 const USER = /^[A-Za-z0-9_.-]+(:[A-Za-z0-9_.-]+)?$/;
 const PATH = /^(\/[A-Za-z0-9_.+-]+)+$/;
+const LINK_TARGET = /^\/?[A-Za-z0-9_.+-]+(\/[A-Za-z0-9_.+-]+)*$/;
 /** an exposed port as an image config names it: 53/udp, or 53 for tcp (quote it) */
 const PORT = /^[0-9]{1,5}(\/(tcp|udp|sctp))?$/;
 
@@ -143,7 +166,16 @@ export function parseImages(text: string, source = 'manifest'): Image[] {
         fail(`${at}.workingDir: must be an absolute path`);
       config.workingDir = i.workingDir as string;
     }
-    out.push({ name, ref: `${repository}:${tag}`, aliases, layer, source: src, config });
+    const base = i.base === undefined ? undefined : debBase(i.base, `${at}.base`, fail);
+    out.push({
+      name,
+      ref: `${repository}:${tag}`,
+      aliases,
+      layer,
+      source: src,
+      ...(base && { base }),
+      config,
+    });
   }
   return out;
 }
@@ -189,6 +221,30 @@ function binaries(
     files.push({ binary: b.name as string, path });
   }
   return { component, files };
+}
+
+/** debBase reads an image's `base`: {debs, files, links?}; images share one through a YAML anchor. */
+function debBase(v: unknown, at: string, fail: (m: string) => never): DebBase {
+  if (!isRecord(v)) return fail(`${at}: must be {debs, files, links}`);
+  for (const k of Object.keys(v))
+    if (!['debs', 'files', 'links'].includes(k)) fail(`${at}: unknown key '${k}' (debs, files, links)`);
+  if (!Array.isArray(v.debs) || !v.debs.length) return fail(`${at}.debs: must list the packages`);
+  const debs = v.debs.map((d, n) => pinnedDeb(d, `${at}.debs[${n}]`, fail));
+  for (const [n, d] of debs.entries())
+    if (debs.findIndex((x) => x.package === d.package) !== n)
+      fail(`${at}.debs: ${d.package} is listed twice`);
+  const files = strings(v.files, `${at}.files`, fail);
+  const links: DebBaseLink[] = [];
+  if (v.links !== undefined && !isRecord(v.links)) fail(`${at}.links: must map a path to its target`);
+  for (const [path, target] of Object.entries(isRecord(v.links) ? v.links : {})) {
+    if (typeof target !== 'string' || !LINK_TARGET.test(target))
+      fail(`${at}.links.${path}: the target must be a path`);
+    links.push({ path, target: target as string });
+  }
+  for (const p of [...files, ...links.map((l) => l.path)])
+    if (!PATH.test(p) || p.split('/').some((x) => x === '.' || x === '..'))
+      fail(`${at}: '${p}' is not an absolute path`);
+  return { debs, files, links };
 }
 
 function pinnedDeb(v: unknown, at: string, fail: (m: string) => never): PinnedDeb {

@@ -13,9 +13,10 @@ import { readElfDeps } from '../rootfs/elf.js';
 import { type Built, CGO_DEBS, cacheDir, debVersions, downloadModule, findGo, goEnv, run } from './build.js';
 import { BUSYBOX, busyboxLayer } from './busybox-layer.js';
 import { extractDeb, fetchPinnedDeb } from './deb.js';
+import { debBaseFiles } from './deb-base.js';
 import { sectionNames } from './elf.js';
 import { ComponentsError } from './errors.js';
-import type { Image } from './image-manifest.js';
+import type { DebBase, Image } from './image-manifest.js';
 import { lock } from './lock.js';
 import { type OciFile, ociArchive } from './oci-archive.js';
 import { buildPause, PAUSE_SOURCE } from './pause.js';
@@ -46,6 +47,8 @@ const KEYED_SOURCES = [
   here('./image.ts'),
   here('./image-manifest.ts'),
   here('./busybox-layer.ts'),
+  here('./deb-base.ts'),
+  here('./shared-libraries.ts'),
   here('./pause.ts'),
   here('./oci-archive.ts'),
   here('../../src/sys/fs/tar.ts'),
@@ -70,7 +73,7 @@ interface Recipe {
 /** buildImage returns the cached directory of an image, writing its archive first on a cache miss. */
 export async function buildImage(img: Image, o: ImageOptions = {}): Promise<BuiltImage> {
   const cache = o.cache ?? cacheDir();
-  const r = await recipe(img, cache, o.components ?? new Map());
+  const r = withBase(await recipe(img, cache, o.components ?? new Map()), img.base, cache);
   const h = createHash('sha256').update(JSON.stringify({ image: img, arch: ARCH, inputs: r.inputs }));
   for (const s of await Promise.all(KEYED_SOURCES.map((f) => readFile(f)))) h.update(s);
   const base = join(cache, 'components', img.name);
@@ -120,6 +123,20 @@ export async function buildImage(img: Image, o: ImageOptions = {}): Promise<Buil
     await rm(work, { recursive: true, force: true });
     await unlock();
   }
+}
+
+/** withBase adds the files of an image's base to its recipe, and the base's packages to what it is from. */
+function withBase(r: Recipe, base: DebBase | undefined, cache: string): Recipe {
+  if (!base) return r;
+  return {
+    // the base's packages and their sha256 are in the image's manifest entry, which keys it
+    inputs: r.inputs,
+    from: [...r.from, `debs=${base.debs.map((d) => `${d.package}=${d.version}`).join(',')}`],
+    files: async (work) => [
+      ...(await r.files(work)),
+      ...(await debBaseFiles(base, join(cache, 'debs'), work, ARCH)),
+    ],
+  };
 }
 
 async function recipe(img: Image, cache: string, components: ReadonlyMap<string, Built>): Promise<Recipe> {

@@ -31,8 +31,8 @@ export const MKSQUASHFS_ARGS = ['-comp', 'zstd', '-Xcompression-level', '19', '-
 const HEADER = `# One line per component: name version go=<Go version> modules=<module,...> [links=<Debian package=version,...>]
 # then <path in the layer>=<sha256> for each of its binaries.
 # Then one line per image: name reference [also=<reference,...>] what it is made from (debs=<Debian
-# package=version,...>, or from=<component or module>@<version>:<binary or source> [links=...])
-# digest=<image digest> <path of its OCI archive>=<sha256>.
+# package=version,...>, or from=<component or module>@<version>:<binary or source> [links=...], then
+# debs=... of its base, if it has one) digest=<image digest> <path of its OCI archive>=<sha256>.
 `;
 
 export interface LayerBinary {

@@ -18,6 +18,7 @@ images:
   t:
     repository: keel.dev/t
 `;
+const debOf = (p: string) => `{ package: ${p}, version: "1.0-1", sha256: ${'b'.repeat(64)} }`;
 const deb = '    busybox: { package: busybox-static, version: "1:1.0-1", sha256: ' + `${'a'.repeat(64)} }\n`;
 
 describe('images of the components manifest', () => {
@@ -58,6 +59,26 @@ describe('images of the components manifest', () => {
     expect(apiserver!.config.entrypoint).toBeUndefined();
   });
 
+  it('gives kube-proxy and flannel one netfilter base: pinned packages, the programs and their names', () => {
+    const images = parseImages(manifest);
+    const [proxy, flannel] = ['kube-proxy', 'flannel'].map((n) => images.find((i) => i.name === n)!);
+    expect(proxy!.base).toBeDefined();
+    expect(flannel!.base).toEqual(proxy!.base);
+    const base = proxy!.base!;
+    expect(base.debs.map((d) => d.package)).toEqual(
+      expect.arrayContaining(['iptables', 'nftables', 'libc6']),
+    );
+    expect(base.files).toEqual(
+      expect.arrayContaining(['/usr/sbin/nft', '/usr/lib/x86_64-linux-gnu/xtables']),
+    );
+    expect(base.links).toEqual(
+      expect.arrayContaining([{ path: '/usr/sbin/iptables', target: 'xtables-nft-multi' }]),
+    );
+    // the other images have none, so their bytes stay what they were
+    expect(images.filter((i) => i.base).map((i) => i.name)).toEqual(['kube-proxy', 'flannel']);
+    expect(Object.keys(images.find((i) => i.name === 'coredns')!)).not.toContain('base');
+  });
+
   it('makes a tag of a Debian version', () => {
     expect(tagOfDebVersion('1:1.35.0-4+deb12u1+b1')).toBe('1.35.0-4-deb12u1-b1');
     expect(tagOfDebVersion('2.0~rc1-3')).toBe('2.0-rc1-3');
@@ -96,6 +117,30 @@ describe('images of the components manifest', () => {
       'a path listed twice',
       `${two}    binary: [{ component: c, name: a, path: /a }, { component: c, name: a, path: /a }]\n`,
       '/a is listed twice',
+    ],
+    [
+      'a base without packages',
+      one(`    repository: keel.dev/t\n${deb}    base: { debs: [], files: [/x] }\n`),
+      'base.debs: must list',
+    ],
+    [
+      'a base package listed twice',
+      one(
+        `    repository: keel.dev/t\n${deb}    base:\n      debs: [${debOf('pk')}, ${debOf('pk')}]\n      files: [/x]\n`,
+      ),
+      'pk is listed twice',
+    ],
+    [
+      'a relative base file',
+      one(`    repository: keel.dev/t\n${deb}    base: { debs: [${debOf('pk')}], files: [x] }\n`),
+      "'x' is not an absolute path",
+    ],
+    [
+      'a base link going up',
+      one(
+        `    repository: keel.dev/t\n${deb}    base: { debs: [${debOf('pk')}], files: [/x], links: { /a/../b: x } }\n`,
+      ),
+      "'/a/../b' is not an absolute path",
     ],
     ['a bad port', one(`    repository: keel.dev/t\n${deb}    ports: [53/icmp]\n`), "'53/icmp' is not port"],
     ['a bad alias', one(`    repository: keel.dev/t\n${deb}    aliases: [t]\n`), "'t' is not a reference"],
