@@ -1,7 +1,8 @@
 // controllers/k8s: Kubernetes on a node — the node's name, the kubelet's node IPs, config, spec and service, the
 // control plane's component configs, the files its static pods read and the pods themselves, the
-// bootstrap manifests and their apply to the cluster, and the server the kubelet reads its static pods
-// from. (The address filters the network controllers need run with them: network-controllers.ts.)
+// bootstrap manifests and their apply to the cluster, the server the kubelet reads its static pods
+// from, and KubePrism, the node's local load balancer for the API. (The address filters the network
+// controllers need run with them: network-controllers.ts.)
 import { ControlPlaneAdmissionControlController } from './control-plane-admission-control.js';
 import { ControlPlaneAPIServerController } from './control-plane-apiserver.js';
 import { ControlPlaneAuditPolicyController } from './control-plane-audit-policy.js';
@@ -14,6 +15,9 @@ import { KubeletConfigController } from './kubelet-config.js';
 import type { KubeletPaths } from './kubelet-paths.js';
 import { kubeletServiceController } from './kubelet-service.js';
 import { kubeletSpecController } from './kubelet-spec.js';
+import { KubePrismController } from './kubeprism.js';
+import { KubePrismConfigController } from './kubeprism-config.js';
+import { KubePrismEndpointsController } from './kubeprism-endpoints.js';
 import { ManifestController } from './manifest.js';
 import { ManifestApplyController } from './manifest-apply.js';
 import { NodeIPController } from './nodeip.js';
@@ -36,6 +40,9 @@ export * from './kubelet-config.js';
 export * from './kubelet-paths.js';
 export * from './kubelet-service.js';
 export * from './kubelet-spec.js';
+export * from './kubeprism.js';
+export * from './kubeprism-config.js';
+export * from './kubeprism-endpoints.js';
 export * from './manifest.js';
 export * from './manifest-apply.js';
 export * from './nodeip.js';
@@ -72,6 +79,11 @@ export const k8sControllers = (opts: K8sControllerOptions = {}) => [
     ...(opts.kubelet ? { paths: opts.kubelet } : {}),
     waitForHost: opts.waitForHost === true,
   }),
+  // a container node shares its host's network, so KubePrism listens on the host's loopback there too:
+  // that is where the node's kubelet dials it
+  KubePrismEndpointsController,
+  KubePrismConfigController,
+  KubePrismController,
   ControlPlaneAPIServerController,
   ControlPlaneControllerManagerController,
   ControlPlaneSchedulerController,

@@ -1,7 +1,7 @@
 // resources/k8s: Kubernetes on a node — the name it registers with, the kubelet's node IPs, config and
 // spec, the control plane's component configs with the status of their files on disk, and the static
 // pods with the server the kubelet reads them from, and the control plane's bootstrap manifests with the
-// status of their apply.
+// status of their apply, and KubePrism, the node's local load balancer for the API.
 // registerK8sResources records their definitions so the API can serve them.
 import { registerResource } from '../../src/cosi/resource/meta/index.js';
 import { defaultRegistry } from '../../src/cosi/resource/registry.js';
@@ -17,6 +17,9 @@ import { ConfigStatus } from './config-status.js';
 import { ControllerManagerConfig } from './controller-manager-config.js';
 import { KubeletConfig } from './kubelet-config.js';
 import { KubeletSpec } from './kubelet-spec.js';
+import { KubePrismConfig } from './kubeprism-config.js';
+import { KubePrismEndpoints } from './kubeprism-endpoints.js';
+import { KubePrismStatuses } from './kubeprism-statuses.js';
 import { Manifest } from './manifest.js';
 import { ManifestStatus } from './manifest-status.js';
 import { NodeIP } from './nodeip.js';
@@ -37,6 +40,9 @@ export * from './config-status.js';
 export * from './controller-manager-config.js';
 export * from './kubelet-config.js';
 export * from './kubelet-spec.js';
+export * from './kubeprism-config.js';
+export * from './kubeprism-endpoints.js';
+export * from './kubeprism-statuses.js';
 export * from './manifest.js';
 export * from './manifest-status.js';
 export * from './namespace.js';
@@ -67,6 +73,9 @@ export const K8S_TYPES = [
   AuthorizationConfig,
   SecretsStatus,
   ConfigStatus,
+  KubePrismEndpoints,
+  KubePrismConfig,
+  KubePrismStatuses,
 ] as const;
 
 /** registerK8sResources records the definitions of the k8s types in a state. */

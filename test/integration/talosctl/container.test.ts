@@ -43,6 +43,14 @@ let bin: string;
 let dir: string;
 let node: NodeProcess;
 let talosconfig: string;
+/** KubePrism's port on the first node: a container node shares the host's network, so never the fixed 7445 */
+let prismPort: number;
+
+/** onFreePrismPort patches a config's KubePrism onto a free port (apply-config's -p flag and value) */
+const onFreePrismPort = async (port?: number) => [
+  '-p',
+  JSON.stringify({ machine: { features: { kubePrism: { port: port ?? (await freePort()) } } } }),
+];
 
 /** tc runs talosctl against the node, routed as a user would: endpoint host:port, node by its address. */
 const tc = (...args: string[]) =>
@@ -80,9 +88,18 @@ beforeAll(async () => {
   // talosctl's own generated config, applied in maintenance mode
   works(await talosctl(bin, ['gen', 'config', 'keel-tc', 'https://127.0.0.1:6443', '-o', dir], { cwd: dir }));
   talosconfig = join(dir, 'talosconfig');
+  prismPort = await freePort();
   const applied = await talosctl(
     bin,
-    ['apply-config', '--insecure', '-n', node.address, '-f', join(dir, 'controlplane.yaml')],
+    [
+      'apply-config',
+      '--insecure',
+      '-n',
+      node.address,
+      '-f',
+      join(dir, 'controlplane.yaml'),
+      ...(await onFreePrismPort(prismPort)),
+    ],
     { cwd: dir },
   );
   expect(applied.code, applied.output).toBe(0);
@@ -221,7 +238,7 @@ describe('talosctl against a container node', () => {
     const cfg = works(await tc('get', 'bootstrapmanifestsconfig', 'manifests', '-o', 'yaml'));
     expect(cfg).toContain('namespace: controlplane\n');
     // talosctl's generated config runs KubePrism, so the in-cluster kubeconfig names it
-    expect(cfg).toContain('string: https://127.0.0.1:7445\n');
+    expect(cfg).toContain(`string: https://127.0.0.1:${prismPort}\n`);
     expect(cfg).toContain('cniName: flannel\n');
     const ids = [...works(await tc('get', 'manifests')).matchAll(/\scontrolplane\s+Manifest\s+(\S+)\s/g)];
     expect(ids.map((m) => m[1])).toEqual([
@@ -239,6 +256,28 @@ describe('talosctl against a container node', () => {
     const svc = works(await tc('get', 'manifests', '11-core-dns-svc', '-o', 'yaml'));
     expect(svc).toMatch(/clusterIP: 10\.96\.0\.10\n/);
     expect(works(await tc('get', 'manifests', '05-flannel', '-o', 'json'))).toContain('"kind": "DaemonSet"');
+  });
+
+  it('get kubeprismendpoints, kubeprismconfigs, kubeprismstatuses: KubePrism on its (patched) port', async () => {
+    const endpoints = works(await tc('get', 'kubeprismendpoints', 'k8s-cluster', '-o', 'yaml'));
+    expect(endpoints).toContain('namespace: k8s\n');
+    // the cluster endpoint, then this control plane's own API server
+    expect(endpoints).toMatch(
+      /endpoints:\n\s+- host: 127\.0\.0\.1\n\s+port: 6443\n\s+- host: localhost\n\s+port: 6443\n/,
+    );
+    expect(works(await tc('get', 'kubeprismconfigs'))).toMatch(
+      new RegExp(
+        `\\sk8s\\s+KubePrismConfig\\s+k8s-loadbalancer-config\\s+\\d+\\s+127\\.0\\.0\\.1\\s+${prismPort}\\s`,
+      ),
+    );
+    const status = works(await tc('get', 'kubeprismstatuses'));
+    expect(status).toMatch(/^NODE\s+NAMESPACE\s+TYPE\s+ID\s+VERSION\s+HOST\s+HEALTHY\n/);
+    // healthy until checks find no API server behind either endpoint (this node runs none)
+    expect(status).toMatch(
+      new RegExp(
+        `\\sk8s\\s+KubePrismStatus\\s+k8s-loadbalancer\\s+\\d+\\s+127\\.0\\.0\\.1:${prismPort}\\s+(true|false)\\n`,
+      ),
+    );
   });
 
   it('services and service <id>, machined included', async () => {
@@ -452,7 +491,15 @@ describe('talosctl with the node’s containerd (the components layer given)', (
     await wnode.waitForLine(/server certificate fingerprint: /);
     const applied = await talosctl(
       bin,
-      ['apply-config', '--insecure', '-n', wnode.address, '-f', join(dir, 'controlplane.yaml')],
+      [
+        'apply-config',
+        '--insecure',
+        '-n',
+        wnode.address,
+        '-f',
+        join(dir, 'controlplane.yaml'),
+        ...(await onFreePrismPort()),
+      ],
       { cwd: wdir },
     );
     expect(applied.code, applied.output).toBe(0);
@@ -639,7 +686,15 @@ describe('talosctl with a keelctl-generated config', () => {
   it('apply-config --insecure takes it; the talosconfig keelctl made works with talosctl', async () => {
     const r = await talosctl(
       bin,
-      ['apply-config', '--insecure', '-n', knode.address, '-f', join(kdir, 'single.yaml')],
+      [
+        'apply-config',
+        '--insecure',
+        '-n',
+        knode.address,
+        '-f',
+        join(kdir, 'single.yaml'),
+        ...(await onFreePrismPort()),
+      ],
       {
         cwd: kdir,
       },

@@ -70,7 +70,17 @@ beforeAll(async () => {
   talosconfig = join(dir, 'talosconfig');
   const applied = await talosctl(
     bin,
-    ['apply-config', '--insecure', '-n', node.address, '-f', join(dir, 'controlplane.yaml')],
+    [
+      'apply-config',
+      '--insecure',
+      '-n',
+      node.address,
+      '-f',
+      join(dir, 'controlplane.yaml'),
+      // a container node listens on its host's network: KubePrism on a free port, not the fixed 7445
+      '-p',
+      JSON.stringify({ machine: { features: { kubePrism: { port: await freePort() } } } }),
+    ],
     { cwd: dir },
   );
   expect(applied.code, applied.output).toBe(0);
