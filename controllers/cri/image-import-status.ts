@@ -54,7 +54,7 @@ export function imageImportStatusController(paths: ContainerdPaths) {
           (await rt.list(ImageImportStatus, { signal })).map((r) => [r.metadata.id, r.spec]),
         );
         let failed: unknown;
-        for (const { archive, namespaces } of archives) {
+        for (const { archive, namespaces } of importOrder(archives)) {
           const id = basename(archive, '.tar');
           const sha256 = await fileSha256(archive, signal);
           if (imported(shown.get(id), sha256)) continue;
@@ -100,3 +100,20 @@ export function imageImportStatusController(paths: ContainerdPaths) {
 /** imported: a status shows these very bytes imported without an error. */
 export const imported = (status: ImageImportStatusSpec | undefined, sha256: string): boolean =>
   status !== undefined && status.sha256 === sha256 && status.error === '';
+
+/**
+ * importOrder puts first what a control plane waits on: the sandbox image every pod needs, then the
+ * control plane's own (under TCG an import takes tens of seconds, and the kubelet cannot start the API
+ * server before both are in); the rest keep their order.
+ */
+export function importOrder<T extends { archive: string }>(archives: readonly T[]): T[] {
+  const rank = (a: T) => {
+    const name = basename(a.archive, '.tar');
+    if (name === 'pause') return 0;
+    return /^kube-(apiserver|controller-manager|scheduler)$/.test(name) ? 1 : 2;
+  };
+  return archives
+    .map((a, i) => ({ a, i }))
+    .sort((x, y) => rank(x.a) - rank(y.a) || x.i - y.i)
+    .map(({ a }) => a);
+}

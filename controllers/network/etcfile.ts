@@ -1,6 +1,8 @@
-// network.EtcFileController: ResolverStatus → EtcFileSpec `resolv.conf`; HostnameStatus, the default
-// node address and the config's extra host entries → EtcFileSpec `hosts`. A container node leaves its
-// host's resolv.conf alone. (Keel has no host DNS cache yet: resolv.conf names the resolvers directly.)
+// network.EtcFileController: ResolverStatus → EtcFileSpec `resolv.conf`, and the pods' resolv.conf the
+// kubelet hands its pods (written directly, as upstream); HostnameStatus, the default node address and
+// the config's extra host entries → EtcFileSpec `hosts`. A container node leaves its host's resolv.conf
+// alone. (Keel has no host DNS cache yet: both resolv.conf name the resolvers directly.)
+import { readFileSync } from 'node:fs';
 import { MACHINE_CONFIG_ID, MachineConfig } from '../../resources/config/machine-config.js';
 import { EtcFileSpec } from '../../resources/files/index.js';
 import {
@@ -16,12 +18,18 @@ import {
 } from '../../resources/network/index.js';
 import { accessors } from '../../src/config/index.js';
 import { defineController, input, output } from '../../src/cosi/controller/index.js';
+import { writeFileAtomic } from '../../src/sys/fs/atomic-write.js';
 import { configOf } from '../config/config-of.js';
 import { renderHosts, renderResolvConf } from './internal/etc-files.js';
 
 export interface NetworkEtcFileOptions {
   /** container mode: resolv.conf stays the host's */
   readonly container?: boolean;
+  /**
+   * where the pods' resolv.conf goes (upstream's /system/resolved/resolv.conf, the kubelet's resolvConf:
+   * without it the kubelet makes no pod sandbox, host-network pods included); none: not written
+   */
+  readonly podResolvConf?: string;
 }
 
 export function networkEtcFileController(opts: NetworkEtcFileOptions = {}) {
@@ -47,6 +55,11 @@ export function networkEtcFileController(opts: NetworkEtcFileOptions = {}) {
           );
           await rt.modify(EtcFileSpec, 'resolv.conf', (s) => ({ ...s, contents, mode: 0o644 }), { signal });
         }
+        if (resolver && opts.podResolvConf) {
+          const pods = renderResolvConf(resolver.spec.dnsServers, resolver.spec.searchDomains);
+          if (readOrEmpty(opts.podResolvConf) !== pods)
+            writeFileAtomic(opts.podResolvConf, pods, { mode: 0o644, dirMode: 0o755 });
+        }
         const nodeIP = node?.spec.addresses[0];
         const hosts = renderHosts({
           nodeIP: nodeIP ? prefixAddress(nodeIP) : undefined,
@@ -66,3 +79,11 @@ export function networkEtcFileController(opts: NetworkEtcFileOptions = {}) {
     },
   });
 }
+
+const readOrEmpty = (path: string): string => {
+  try {
+    return readFileSync(path, 'utf8');
+  } catch {
+    return '';
+  }
+};

@@ -35,6 +35,8 @@ export interface VmOptions {
   readonly apiPort?: number;
   /** the guest address the API port is forwarded to; default the first address QEMU's DHCP hands out */
   readonly apiGuestAddress?: string;
+  /** more host ports forwarded to guest ports (the Kubernetes API server's 6443), to the same address */
+  readonly forwards?: readonly { readonly host: number; readonly guest: number }[];
   /** an extra virtio disk (raw), e.g. the disk a later install writes to */
   readonly dataDisk?: string;
   /** told every console line as it arrives (make run shows them) */
@@ -138,14 +140,16 @@ export function qemuArgs(
   const net = opts.network ?? { kind: 'user' };
   if (net.kind === 'tap') {
     // a tap has no host side to forward from: the caller reaches the guest inside the namespace
-    if (opts.apiPort !== undefined) throw new Error('a tap network forwards no port (apiPort is for user)');
+    if (opts.apiPort !== undefined || opts.forwards?.length)
+      throw new Error('a tap network forwards no port (apiPort and forwards are for user)');
     args.push('-netdev', `tap,id=net0,ifname=${net.ifname},script=no,downscript=no`);
   } else {
-    const fwd =
-      opts.apiPort === undefined
-        ? ''
-        : `,hostfwd=tcp:127.0.0.1:${opts.apiPort}-${opts.apiGuestAddress ?? ''}:50000`;
-    args.push('-netdev', `user,id=net0${fwd}`);
+    const ports = [
+      ...(opts.apiPort === undefined ? [] : [{ host: opts.apiPort, guest: 50000 }]),
+      ...(opts.forwards ?? []),
+    ];
+    const fwd = ports.map((p) => `,hostfwd=tcp:127.0.0.1:${p.host}-${opts.apiGuestAddress ?? ''}:${p.guest}`);
+    args.push('-netdev', `user,id=net0${fwd.join('')}`);
   }
   args.push('-device', 'virtio-net-pci,netdev=net0');
   return args;

@@ -57,6 +57,10 @@ export const SEA_PATH = '/usr/sbin/init';
 /** Files of /etc the node's controllers write (files.EtcFileController), linked into its managed directory. */
 export const ETC_MANAGED = ['hosts', 'resolv.conf'] as const;
 const MANAGED_ETC = '/system/etc';
+/** root and nobody, neither of which logs in */
+export const ETC_PASSWD =
+  'root:x:0:0:root:/root:/sbin/nologin\nnobody:x:65534:65534:nobody:/nonexistent:/sbin/nologin\n';
+export const ETC_GROUP = 'root:x:0:\nnobody:x:65534:\n';
 
 export const BASE_DIRS = [
   '/dev',
@@ -180,6 +184,10 @@ export async function buildRootfs(o: BuildOptions): Promise<BuildResult> {
       }
     }
     await writeData(root, '/etc/os-release', osRelease);
+    // the user database: the kubelet runs on the host, and its static Go build reads /etc/passwd when it
+    // starts (user namespaces: it looks up its own user, and refuses to run without the file)
+    await writeData(root, '/etc/passwd', ETC_PASSWD);
+    await writeData(root, '/etc/group', ETC_GROUP);
     // the network controllers keep these in the managed etc directory, replacing them atomically there
     for (const f of ETC_MANAGED) await symlink(`${MANAGED_ETC}/${f}`, join(root, 'etc', f));
     // koffi's addon where the trace puts it, or first: machined loads it while its modules evaluate, and

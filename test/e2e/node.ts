@@ -273,6 +273,17 @@ export interface ControlPlane {
   readonly tc: Talosctl;
   /** talosctl against the node with `input` piped in (`debug`) */
   readonly piped: (input: string, ...args: string[]) => Piped;
+  /** the host port each guest port asked for in `forward` is reached on */
+  readonly forwarded: ReadonlyMap<number, number>;
+  /** when (ms since the epoch) the installed disk's QEMU started, and when the node took the bootstrap */
+  readonly times: { readonly booted: number; readonly bootstrapped: number };
+}
+
+export interface ControlPlaneOptions {
+  /** changes the generated config before the node takes it (features a test turns off) */
+  readonly config?: (cfg: Config) => Config;
+  /** guest ports of the installed node each forwarded from a free host port (the API server's 6443) */
+  readonly forward?: readonly number[];
 }
 
 const b64 = (pem: string) => Buffer.from(pem).toString('base64');
@@ -283,11 +294,16 @@ const b64 = (pem: string) => Buffer.from(pem).toString('base64');
  * reboots, which ends that QEMU; then the disk alone boots, takes `talosctl bootstrap` (etcd and the boot
  * sequence wait for it) and runs. cleanup() ends the VMs.
  */
-export async function installedControlPlane(dir: string, clusterName: string): Promise<ControlPlane> {
+export async function installedControlPlane(
+  dir: string,
+  clusterName: string,
+  opts: ControlPlaneOptions = {},
+): Promise<ControlPlane> {
   const bin = talosctlPath();
   const cluster = await testCluster(clusterName, `https://${GUEST}:6443`);
+  const cfg = opts.config ? opts.config(cluster.controlplane) : cluster.controlplane;
   // QEMU's user network reaches no time server: the clock counts as synced once the boot timeout passes
-  writeFileSync(join(dir, 'controlplane.yaml'), encode(installing(cluster.controlplane, '/dev/vda')));
+  writeFileSync(join(dir, 'controlplane.yaml'), encode(installing(cfg, '/dev/vda')));
   const talosconfig = join(dir, 'talosconfig');
   const ctx = newTalosconfig({
     clusterName,
@@ -321,7 +337,15 @@ export async function installedControlPlane(dir: string, clusterName: string): P
   await live.ended;
 
   const port = await freePort();
-  const vm = boot({ boot: { kind: 'disk', path: disk, persistent: true }, firmware: 'uefi', apiPort: port });
+  const forwarded = new Map<number, number>();
+  for (const guest of opts.forward ?? []) forwarded.set(guest, await freePort());
+  const booted = Date.now();
+  const vm = boot({
+    boot: { kind: 'disk', path: disk, persistent: true },
+    firmware: 'uefi',
+    apiPort: port,
+    forwards: [...forwarded].map(([guest, host]) => ({ host, guest })),
+  });
   await vm.waitForLine(/config: loaded from STATE/, { timeoutMs: BOOT_MS });
   const target = ['-e', `127.0.0.1:${port}`, '-n', GUEST];
   const tc: Talosctl = (...args) =>
@@ -329,6 +353,7 @@ export async function installedControlPlane(dir: string, clusterName: string): P
   const piped = (input: string, ...args: string[]) =>
     pipedTalosctl(bin, [...target, ...args], input, { talosconfig, cwd: dir, timeoutMs: 240_000 });
   await bootstrap(tc);
+  const bootstrapped = Date.now();
   await vm.waitForLine(/node running/, { timeoutMs: BOOT_MS });
-  return { vm, bin, talosconfig, tc, piped };
+  return { vm, bin, talosconfig, tc, piped, forwarded, times: { booted, bootstrapped } };
 }

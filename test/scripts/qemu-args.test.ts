@@ -64,6 +64,11 @@ describe('qemuArgs', () => {
     const fwd = qemuArgs({ boot, apiPort: 50123, apiGuestAddress: '10.0.2.50' }, files);
     expect(argOf(fwd, '-netdev')).toBe('user,id=net0,hostfwd=tcp:127.0.0.1:50123-10.0.2.50:50000');
     expect(fwd).toContain('virtio-net-pci,netdev=net0');
+    // more ports (the Kubernetes API server's) go to the same guest address
+    const more = qemuArgs({ boot, apiPort: 50123, forwards: [{ host: 46443, guest: 6443 }] }, files);
+    expect(argOf(more, '-netdev')).toBe(
+      'user,id=net0,hostfwd=tcp:127.0.0.1:50123-:50000,hostfwd=tcp:127.0.0.1:46443-:6443',
+    );
     expect(qemuCommand({ boot }, files)).toEqual({
       file: 'qemu-system-x86_64',
       args: qemuArgs({ boot }, files),

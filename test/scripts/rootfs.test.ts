@@ -8,7 +8,13 @@ import { join, posix } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildRootfs, FORBIDDEN, SQUASHFS_BLOCK_SIZE } from '../../scripts/rootfs/build.js';
+import {
+  buildRootfs,
+  ETC_GROUP,
+  ETC_PASSWD,
+  FORBIDDEN,
+  SQUASHFS_BLOCK_SIZE,
+} from '../../scripts/rootfs/build.js';
 import { RootfsError } from '../../scripts/rootfs/errors.js';
 import { readAheadPlanFor } from '../../scripts/rootfs/read-ahead.js';
 import { checkClosure, lookupDir } from '../../scripts/rootfs/tree.js';
@@ -139,6 +145,9 @@ describe('scripts/rootfs.ts with the real manifest', () => {
     // written by the node's controllers into its managed etc directory
     expect(listing.get('/etc/resolv.conf')).toBe('lrwxrwxrwx -> /system/etc/resolv.conf');
     expect(listing.get('/etc/hosts')).toBe('lrwxrwxrwx -> /system/etc/hosts');
+    // the user database the kubelet reads: root and nobody, no login
+    expect(await readFile(join(unpacked, 'etc/passwd'), 'utf8')).toBe(ETC_PASSWD);
+    expect(await readFile(join(unpacked, 'etc/group'), 'utf8')).toBe(ETC_GROUP);
 
     const osRelease = await readFile(join(unpacked, 'etc/os-release'), 'utf8');
     expect(osRelease).toContain(`VERSION_ID=${VERSION}\n`);

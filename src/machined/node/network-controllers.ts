@@ -2,6 +2,7 @@
 // host, whose names and addresses stand in instead, see host-identity.ts). Loaded with the other
 // controllers, on demand.
 import { readdirSync, readFileSync } from 'node:fs';
+import { NODE_KUBELET_PATHS } from '../../../controllers/k8s/kubelet-paths.js';
 import type { Controller } from '../../cosi/controller/index.js';
 import type { AdjustTime } from '../../sys/ntp/syncer.js';
 
@@ -12,6 +13,11 @@ export interface NetworkWiring {
   readonly machineIdentity?: string;
   /** where /etc/hosts and /etc/resolv.conf are written; default the image's managed directory */
   readonly etcDir?: string;
+  /**
+   * where the pods' resolv.conf is written; default upstream's /system/resolved/resolv.conf, but none when
+   * etcDir is given (a test or the code-cache training, which must not write the host's /system)
+   */
+  readonly podResolvConf?: string;
   /** sets the kernel's names; default sethostname/setdomainname of machined's UTS namespace */
   readonly setHostname?: (hostname: string, domainname: string) => void;
   /** corrects the clock; default adjtimex on the real clock */
@@ -20,6 +26,7 @@ export interface NetworkWiring {
 
 /** networkControllers makes every controller from the kernel command line to /etc/resolv.conf and the clock. */
 export async function networkControllers(w: NetworkWiring): Promise<Controller[]> {
+  const podResolvConf = w.podResolvConf ?? (w.etcDir ? undefined : NODE_KUBELET_PATHS.podResolvConf);
   const [
     net,
     kernel,
@@ -68,7 +75,7 @@ export async function networkControllers(w: NetworkWiring): Promise<Controller[]
     sort.NodeAddressSortAlgorithmController,
     filter.AddressFilterController,
     hwaddr.HardwareAddrController,
-    etc.networkEtcFileController(),
+    etc.networkEtcFileController(podResolvConf === undefined ? {} : { podResolvConf }),
     files.etcFileController(w.etcDir ? { dir: w.etcDir } : {}),
     status.networkStatusController(),
     w.adjustTime ? time.syncController({ adjustTime: w.adjustTime }) : time.SyncController,

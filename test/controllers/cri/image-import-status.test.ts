@@ -24,6 +24,7 @@ import {
   IMAGE_IMPORT_STATUS_CONTROLLER,
   imageImportStatusController,
   imported,
+  importOrder,
   LAYER_IMAGES_DIR,
 } from '../../../controllers/cri/image-import-status.js';
 import { ImageImportStatus } from '../../../resources/cri/index.js';
@@ -49,6 +50,26 @@ describe('imported', () => {
     expect(imported(ok, 'y')).toBe(false);
     expect(imported({ ...ok, error: 'ctr failed' }, 'x')).toBe(false);
     expect(imported(undefined, 'x')).toBe(false);
+  });
+});
+
+describe('importOrder', () => {
+  it('puts pause, then the control plane’s images, before the rest, which keep their order', () => {
+    const names = [
+      'toolbox',
+      'coredns',
+      'flannel',
+      'kube-apiserver',
+      'kube-proxy',
+      'kube-scheduler',
+      'pause',
+    ];
+    const order = importOrder(names.map((n) => ({ archive: `/l/${n}.tar` }))).map((a) => a.archive);
+    expect(order).toEqual(
+      ['pause', 'kube-apiserver', 'kube-scheduler', 'toolbox', 'coredns', 'flannel', 'kube-proxy'].map(
+        (n) => `/l/${n}.tar`,
+      ),
+    );
   });
 });
 

@@ -80,4 +80,22 @@ describe('files.EtcFileController with network.EtcFileController', () => {
     await env.state.destroy(EtcFileSpec.pointer('extra'));
     await assertNoResource(env.state, EtcFileStatus, 'extra', { signal });
   });
+
+  it("writes the pods' resolv.conf the kubelet names, from the same resolvers, and follows them", async () => {
+    const dir = scratchDir('keel-pod-resolv-');
+    const podResolvConf = join(dir, 'system/resolved/resolv.conf');
+    const env = startRuntime([networkEtcFileController({ podResolvConf })]);
+    onTestFinished(env.stop);
+    await env.state.create(
+      ResolverStatus.new(NETWORK_NAMESPACE, 'resolvers', { dnsServers: ['10.0.2.3'], searchDomains: [] }),
+    );
+    await eventually(() => expect(readFileSync(podResolvConf, 'utf8')).toBe('nameserver 10.0.2.3\n'));
+    expect(statSync(podResolvConf).mode & 0o777).toBe(0o644);
+    await env.state.modify(ResolverStatus.new(NETWORK_NAMESPACE, 'resolvers'), (r) => {
+      r.spec = { dnsServers: ['1.1.1.1'], searchDomains: ['lan'] };
+    });
+    await eventually(() =>
+      expect(readFileSync(podResolvConf, 'utf8')).toBe('nameserver 1.1.1.1\n\nsearch lan\n'),
+    );
+  });
 });
