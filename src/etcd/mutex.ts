@@ -76,6 +76,8 @@ export async function lockMutex(
       throw new EtcdError(status.ABORTED, `etcd: mutex ${name}: session expired while waiting`);
   } catch (e) {
     await held.unlock().catch(() => {});
+    // an abort mid-call surfaces as the call's Cancelled status: the caller's reason says why
+    if (signal?.aborted) throw signal.reason;
     throw e;
   }
   return held;
