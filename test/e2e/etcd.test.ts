@@ -132,7 +132,8 @@ describe('a control plane installed from the ISO, bootstrapped through the API',
         `${name} ${digest}`,
       );
     },
-    6 * 60_000,
+    // the toolbox is imported after pause and the control plane's images: about 220 s under TCG
+    10 * 60_000,
   );
 
   const containersHeader = /^NODE\s+NAMESPACE\s+ID\s+IMAGE\s+PID\s+STATUS$/;
