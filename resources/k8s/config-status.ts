@@ -2,28 +2,16 @@
 // (admission, audit, authorization, scheduler) are on disk for its static pods; the version changes with
 // them, and the pods' annotation with it. Upstream names its column "Secrets Version" too.
 import { defineResource, type ResourceOf } from '../../src/cosi/resource/typed.js';
-import { obj, str } from '../network/yaml-read.js';
 import { K8S_CONTROL_PLANE_NAMESPACE } from './namespace.js';
+import { type ReadyVersionSpec, readyVersionFields } from './ready-version.js';
 
 export const CONFIG_STATUS_STATIC_POD_ID = 'static-pods';
 
-export interface ConfigStatusSpec {
-  ready: boolean;
-  version: string;
-}
+export type ConfigStatusSpec = ReadyVersionSpec;
 
 export const ConfigStatus = defineResource<ConfigStatusSpec>({
   type: 'ConfigStatuses.kubernetes.talos.dev',
   defaultNamespace: K8S_CONTROL_PLANE_NAMESPACE,
-  printColumns: [
-    { name: 'Ready', jsonPath: '{.ready}' },
-    { name: 'Secrets Version', jsonPath: '{.version}' },
-  ],
-  empty: () => ({ ready: false, version: '' }),
-  copy: (s) => ({ ready: s.ready, version: s.version }),
-  equal: (a, b) => a.ready === b.ready && a.version === b.version,
-  proto: { ready: { no: 1, kind: 'bool' }, version: { no: 2, kind: 'string' } },
-  fromProto: (v) => ({ ready: v.ready === true, version: String(v.version ?? '') }),
-  fromYAML: (v) => ({ ready: obj(v).ready === true, version: str(obj(v).version) }),
+  ...readyVersionFields,
 });
 export type ConfigStatus = ResourceOf<typeof ConfigStatus>;
