@@ -1,12 +1,12 @@
 // files.EtcFileController: each EtcFileSpec → the file of that name in the managed etc directory,
 // written atomically (the image's /etc/hosts and /etc/resolv.conf are symlinks into it, so readers and
 // services started later see a whole new file at once) → EtcFileStatus naming the spec version written.
-import { readFileSync, rmSync } from 'node:fs';
+import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { EtcFileSpec, EtcFileStatus, FILES_NAMESPACE } from '../../resources/files/index.js';
 import { defineController, input, output } from '../../src/cosi/controller/index.js';
 import { versionString } from '../../src/cosi/resource/version.js';
-import { writeFileAtomic } from '../../src/sys/fs/atomic-write.js';
+import { writeFileAtomicIfChanged } from '../../src/sys/fs/atomic-write.js';
 
 const NAME = 'files.EtcFileController';
 
@@ -44,8 +44,10 @@ export function etcFileController(opts: EtcFileOptions = {}) {
             continue;
           }
           if (!spec.metadata.finalizers.has(NAME)) await rt.addFinalizer(spec.metadata, NAME, { signal });
-          if (!sameContents(path, spec.spec.contents))
-            writeFileAtomic(path, spec.spec.contents, { mode: spec.spec.mode || 0o644, dirMode: 0o755 });
+          writeFileAtomicIfChanged(path, spec.spec.contents, {
+            mode: spec.spec.mode || 0o644,
+            dirMode: 0o755,
+          });
           const specVersion = versionString(spec.metadata.version);
           await rt.modify(EtcFileStatus, id, () => ({ specVersion }), { signal });
         }
@@ -53,12 +55,4 @@ export function etcFileController(opts: EtcFileOptions = {}) {
       }
     },
   });
-}
-
-function sameContents(path: string, want: Uint8Array): boolean {
-  try {
-    return Buffer.from(want).equals(readFileSync(path));
-  } catch {
-    return false;
-  }
 }

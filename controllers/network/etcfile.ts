@@ -2,7 +2,6 @@
 // kubelet hands its pods (written directly, as upstream); HostnameStatus, the default node address and
 // the config's extra host entries → EtcFileSpec `hosts`. A container node leaves its host's resolv.conf
 // alone. (Keel has no host DNS cache yet: both resolv.conf name the resolvers directly.)
-import { readFileSync } from 'node:fs';
 import { MACHINE_CONFIG_ID, MachineConfig } from '../../resources/config/machine-config.js';
 import { EtcFileSpec } from '../../resources/files/index.js';
 import {
@@ -18,7 +17,7 @@ import {
 } from '../../resources/network/index.js';
 import { accessors } from '../../src/config/index.js';
 import { defineController, input, output } from '../../src/cosi/controller/index.js';
-import { writeFileAtomic } from '../../src/sys/fs/atomic-write.js';
+import { writeFileAtomicIfChanged } from '../../src/sys/fs/atomic-write.js';
 import { configOf } from '../config/config-of.js';
 import { renderHosts, renderResolvConf } from './internal/etc-files.js';
 
@@ -57,8 +56,7 @@ export function networkEtcFileController(opts: NetworkEtcFileOptions = {}) {
         }
         if (resolver && opts.podResolvConf) {
           const pods = renderResolvConf(resolver.spec.dnsServers, resolver.spec.searchDomains);
-          if (readOrEmpty(opts.podResolvConf) !== pods)
-            writeFileAtomic(opts.podResolvConf, pods, { mode: 0o644, dirMode: 0o755 });
+          writeFileAtomicIfChanged(opts.podResolvConf, pods, { mode: 0o644, dirMode: 0o755 });
         }
         const nodeIP = node?.spec.addresses[0];
         const hosts = renderHosts({
@@ -79,11 +77,3 @@ export function networkEtcFileController(opts: NetworkEtcFileOptions = {}) {
     },
   });
 }
-
-const readOrEmpty = (path: string): string => {
-  try {
-    return readFileSync(path, 'utf8');
-  } catch {
-    return '';
-  }
-};

@@ -1,9 +1,8 @@
 // Writing a control plane component's files into its directory: each atomically, read-only for its owner
 // (the component's user on a node, as upstream's; the node's own user in container mode, whose uids are
 // its host's), a file whose contents are already there left alone.
-import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { writeFileAtomic } from '../../../src/sys/fs/atomic-write.js';
+import { writeFileAtomicIfChanged } from '../../../src/sys/fs/atomic-write.js';
 import { type ControlPlaneComponent, RUN_AS } from '../static-pod-paths.js';
 
 export interface ComponentFilesTarget {
@@ -24,21 +23,12 @@ export function writeComponentFiles(
   const written: string[] = [];
   for (const [name, contents] of files) {
     const path = join(dir, name);
-    if (sameContents(path, contents)) continue;
-    writeFileAtomic(path, contents, {
+    const wrote = writeFileAtomicIfChanged(path, contents, {
       mode: 0o400,
       dirMode: 0o755,
       ...(target.owned ? { owner: { uid: id, gid: id } } : {}),
     });
-    written.push(name);
+    if (wrote) written.push(name);
   }
   return written;
-}
-
-function sameContents(path: string, want: string): boolean {
-  try {
-    return readFileSync(path, 'utf8') === want;
-  } catch {
-    return false;
-  }
 }

@@ -6,6 +6,7 @@ import {
   fsyncSync,
   mkdirSync,
   openSync,
+  readFileSync,
   renameSync,
   rmSync,
   writeSync,
@@ -69,5 +70,28 @@ function fsyncDirectory(dir: string): void {
     fsyncSync(dfd);
   } finally {
     closeSync(dfd);
+  }
+}
+
+/**
+ * writeFileAtomicIfChanged writes as writeFileAtomic unless the file already holds exactly these bytes (a
+ * file missing or unreadable counts as changed); it says whether it wrote. A reader watching the file
+ * then sees no needless replace.
+ */
+export function writeFileAtomicIfChanged(
+  path: string,
+  data: string | Uint8Array,
+  opts: AtomicWriteOptions = {},
+): boolean {
+  if (holds(path, typeof data === 'string' ? Buffer.from(data) : Buffer.from(data))) return false;
+  writeFileAtomic(path, data, opts);
+  return true;
+}
+
+function holds(path: string, want: Buffer): boolean {
+  try {
+    return want.equals(readFileSync(path));
+  } catch {
+    return false;
   }
 }
