@@ -1,6 +1,7 @@
 // v1alpha1 `cluster.*` rules: endpoint, network and CNI, tokens, CAs, control plane components, etcd, discovery.
 import type { ClusterConfig } from '../types/v1alpha1/cluster.js';
 import { validateAPIServer, validateResources } from './apiserver.js';
+import { validateClusterSubnets } from './cluster-subnets.js';
 import { isControlPlane, type RuleContext } from './context.js';
 import {
   endpointProblem,
@@ -126,12 +127,7 @@ function validateClusterNetwork(c: ClusterConfig, ctx: RuleContext): void {
   if (cni && isControlPlane(ctx)) {
     validateCNI(cni, ctx);
   }
-  for (const k of ['podSubnets', 'serviceSubnets'] as const) {
-    n[k]?.forEach((s, i) => {
-      if (!isCIDR(s)) ctx.error(`cluster.network.${k}[${i}]`, `${q(s)}: invalid network address: not a CIDR`);
-    });
-    if ((n[k]?.length ?? 0) > 2) ctx.error(`cluster.network.${k}`, 'at most one IPv4 and one IPv6 subnet');
-  }
+  validateClusterSubnets(n, ctx);
 }
 
 /** validateCNI applies upstream's per-driver rules: only custom takes URLs, only flannel its options. */

@@ -1,18 +1,13 @@
 // v1alpha1 links' static addressing taken together: an address twice on one link, subnets shared by
 // two links, and gateways the kernel cannot reach on their link. Upstream has no such rules; each
 // refuses a config the kernel would refuse (or route ambiguously) only once the node applies it.
-import { BlockList } from 'node:net';
 import type { Device, Route } from '../types/v1alpha1/network.js';
 import type { RuleContext } from './context.js';
-import { isCIDR, isIPAddress } from './formats.js';
+import { isIPAddress } from './formats.js';
+import { contains, overlaps, type Prefix, parsePrefix } from './prefix.js';
 
 const q = JSON.stringify;
 
-interface Prefix {
-  readonly ip: string;
-  readonly bits: number;
-  readonly v6: boolean;
-}
 interface LinkAddress {
   readonly text: string;
   readonly path: string;
@@ -26,22 +21,6 @@ interface AddressedLink {
   readonly dhcp: boolean;
 }
 
-function parsePrefix(s: string): Prefix | undefined {
-  // an address without a prefix length is the whole address, as the config controllers read it
-  const text = s.includes('/') ? s : `${s}/${s.includes(':') ? 128 : 32}`;
-  if (!isCIDR(text)) return undefined;
-  const [ip, bits] = text.split('/') as [string, string];
-  return { ip, bits: Number(bits), v6: ip.includes(':') };
-}
-
-const contains = (p: Prefix, ip: string): boolean => {
-  const b = new BlockList();
-  b.addSubnet(p.ip, p.bits, p.v6 ? 'ipv6' : 'ipv4');
-  return b.check(ip, p.v6 ? 'ipv6' : 'ipv4');
-};
-// one prefix holds the other, or they are apart: the shorter decides
-const overlaps = (a: Prefix, b: Prefix): boolean =>
-  a.v6 === b.v6 && (a.bits <= b.bits ? contains(a, b.ip) : contains(b, a.ip));
 const isHost = (p: Prefix) => p.bits === (p.v6 ? 128 : 32);
 const isLinkLocal6 = (ip: string) => /^fe[89ab][0-9a-f]?:/i.test(ip);
 const sameIP = (a: Prefix, b: Prefix) => a.v6 === b.v6 && contains({ ...a, bits: a.v6 ? 128 : 32 }, b.ip);

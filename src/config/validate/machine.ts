@@ -118,11 +118,7 @@ function validateCA(m: MachineConfig, ctx: RuleContext): void {
 function validateKubelet(m: MachineConfig, ctx: RuleContext): void {
   const k = m.kubelet;
   if (!k) return;
-  if (k.image !== undefined && !/^[a-z0-9][\w./:@-]*:v?\d+\.\d+\.\d+[\w.+-]*$/i.test(k.image))
-    ctx.error(
-      'machine.kubelet.image',
-      `kubelet image is not valid: ${JSON.stringify(k.image)} has no version tag`,
-    );
+  // the image's version is kubernetes-version.ts' to judge, with the control plane's
   k.clusterDNS?.forEach((ip, i) => {
     if (!isIPAddress(ip)) ctx.error(`machine.kubelet.clusterDNS[${i}]`, `${ip} is not an IP address`);
   });

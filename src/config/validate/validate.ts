@@ -6,6 +6,8 @@ import { definitionOf } from '../types/registry.js';
 import { validateCluster } from './cluster.js';
 import type { Mode, RuleContext } from './context.js';
 import { crossRules } from './cross.js';
+import { validateExtraArgs } from './extra-args.js';
+import { validateKubernetesVersions } from './kubernetes-version.js';
 import { effectiveType, validateMachine } from './machine.js';
 
 export interface ValidateOptions {
@@ -60,6 +62,9 @@ function validateV1Alpha1(doc: ConfigDocument<'v1alpha1'>, ctx: RuleContext): vo
   else validateMachine(c.machine, ctx);
   if (!c.cluster) ctx.error('cluster', 'cluster instructions are required');
   else validateCluster(c.cluster, ctx);
+  // across both sections: the kubelet's image and arguments sit under machine, the control plane's under cluster
+  validateKubernetesVersions(c, ctx);
+  validateExtraArgs(c, ctx);
   // KubeSpan finds its peers through discovery, so one without the other cannot work
   if (c.machine?.network?.kubespan?.enabled) {
     if (!c.cluster?.discovery?.enabled)

@@ -1,4 +1,5 @@
-// The link rules reach ApplyConfiguration: its parser refuses each sample as INVALID_ARGUMENT, naming the field.
+// The link and Kubernetes rules reach ApplyConfiguration: its parser refuses each sample as INVALID_ARGUMENT,
+// naming the field.
 import { describe, expect, it } from 'vitest';
 import { ApiError } from '../../../src/api/errors.js';
 import { parseConfig } from '../../../src/api/machine-stateful/apply-configuration.js';
@@ -67,6 +68,27 @@ describe('ApplyConfiguration refuses', () => {
       'configuration validation failed',
       'machine.network.interfaces[0].routes[0].gateway (line',
       'gateway "10.1.0.1" is off-link',
+    ],
+    [
+      'a kubelet image tagged latest',
+      { machine: { kubelet: { image: 'ghcr.io/siderolabs/kubelet:latest' } } },
+      'configuration validation failed',
+      'machine.kubelet.image (line',
+      'kubelet image is not valid: failed to parse Kubernetes version from image reference',
+    ],
+    [
+      'a pod subnet overlapping a service subnet',
+      { cluster: { network: { podSubnets: ['10.96.0.0/16'], serviceSubnets: ['10.96.0.0/12'] } } },
+      'configuration validation failed',
+      'cluster.network.serviceSubnets[0] (line',
+      'service subnet "10.96.0.0/12" overlaps pod subnet "10.96.0.0/16" (cluster.network.podSubnets[0])',
+    ],
+    [
+      'a kubelet flag written with its dashes',
+      { machine: { kubelet: { extraArgs: { '--max-pods': '50' } } } },
+      'configuration validation failed',
+      'machine.kubelet.extraArgs.--max-pods (line',
+      'extraArgs key "--max-pods" is not a flag name',
     ],
   ])('%s', (_, patch, stage, where, what) => {
     const e = refusal(patch);
