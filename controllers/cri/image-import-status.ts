@@ -104,13 +104,15 @@ export const imported = (status: ImageImportStatusSpec | undefined, sha256: stri
 /**
  * importOrder puts first what a control plane waits on: the sandbox image every pod needs, then the
  * control plane's own (under TCG an import takes tens of seconds, and the kubelet cannot start the API
- * server before both are in); the rest keep their order.
+ * server before both are in), then the pod network's (kube-proxy, flannel: the node is not Ready
+ * without them); the rest keep their order.
  */
 export function importOrder<T extends { archive: string }>(archives: readonly T[]): T[] {
   const rank = (a: T) => {
     const name = basename(a.archive, '.tar');
     if (name === 'pause') return 0;
-    return /^kube-(apiserver|controller-manager|scheduler)$/.test(name) ? 1 : 2;
+    if (/^kube-(apiserver|controller-manager|scheduler)$/.test(name)) return 1;
+    return name === 'kube-proxy' || name === 'flannel' ? 2 : 3;
   };
   return archives
     .map((a, i) => ({ a, i }))

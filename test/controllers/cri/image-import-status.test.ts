@@ -54,7 +54,7 @@ describe('imported', () => {
 });
 
 describe('importOrder', () => {
-  it('puts pause, then the control plane’s images, before the rest, which keep their order', () => {
+  it('puts pause, the control plane’s images, then the pod network’s before the rest, which keep their order', () => {
     const names = [
       'toolbox',
       'coredns',
@@ -66,7 +66,7 @@ describe('importOrder', () => {
     ];
     const order = importOrder(names.map((n) => ({ archive: `/l/${n}.tar` }))).map((a) => a.archive);
     expect(order).toEqual(
-      ['pause', 'kube-apiserver', 'kube-scheduler', 'toolbox', 'coredns', 'flannel', 'kube-proxy'].map(
+      ['pause', 'kube-apiserver', 'kube-scheduler', 'flannel', 'kube-proxy', 'toolbox', 'coredns'].map(
         (n) => `/l/${n}.tar`,
       ),
     );
