@@ -15,9 +15,11 @@ import {
   extraVolumes,
   hostPathVolume,
   httpsProbe,
+  LIVENESS_TIMEOUT,
   mount,
   type Obj,
   podResources,
+  SLOW_START,
   staticPod,
 } from './static-pod-common.js';
 
@@ -88,9 +90,8 @@ export function controllerManagerPod(
       env: envOf(cfg.environmentVariables, resources),
       resources,
       volumeMounts: [mount('secrets', inPod.secrets(ID), true), ...extraMounts(cfg.extraVolumes)],
-      livenessProbe: httpsProbe('/healthz', PORT, { timeoutSeconds: 15 }),
-      // a minute to start: 12 tries 5 s apart
-      startupProbe: httpsProbe('/healthz', PORT, { periodSeconds: 5, failureThreshold: 12 }),
+      livenessProbe: httpsProbe('/healthz', PORT, LIVENESS_TIMEOUT),
+      startupProbe: httpsProbe('/healthz', PORT, SLOW_START),
       securityContext: containerSecurity(),
     },
     volumes: [hostPathVolume('secrets', `${dirs.secretsDir}/${ID}`), ...extraVolumes(cfg.extraVolumes)],

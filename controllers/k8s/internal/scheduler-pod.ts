@@ -15,9 +15,11 @@ import {
   extraVolumes,
   hostPathVolume,
   httpsProbe,
+  LIVENESS_TIMEOUT,
   mount,
   type Obj,
   podResources,
+  SLOW_START,
   staticPod,
 } from './static-pod-common.js';
 
@@ -75,9 +77,9 @@ export function schedulerPod(
         mount('config', inPod.config(ID), true),
         ...extraMounts(cfg.extraVolumes),
       ],
-      livenessProbe: httpsProbe(health.liveness, PORT),
+      livenessProbe: httpsProbe(health.liveness, PORT, LIVENESS_TIMEOUT),
       readinessProbe: httpsProbe(health.readiness, PORT),
-      startupProbe: httpsProbe(health.startup, PORT),
+      startupProbe: httpsProbe(health.startup, PORT, SLOW_START),
       securityContext: containerSecurity(),
     },
     volumes: [

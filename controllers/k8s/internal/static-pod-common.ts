@@ -83,6 +83,18 @@ export const podSecurity = (id: ControlPlaneComponent): Obj => ({
   runAsNonRoot: true,
 });
 
+/**
+ * Keel's allowance for the controller manager and scheduler to start: five minutes of probes 5 s apart,
+ * each waiting 5 s. Upstream gives the controller manager one minute and the scheduler the defaults'
+ * 30 s with 1 s probes, which a slow machine (two emulated CPUs still importing the layer's images)
+ * misses: the kubelet then kills a healthy component mid-start, again and again. A started component is
+ * past its startup probe, so a real machine loses nothing.
+ */
+export const SLOW_START: Obj = { periodSeconds: 5, failureThreshold: 60, timeoutSeconds: 5 };
+
+/** upstream's liveness timeout for the controller manager; Keel's for the scheduler too (see SLOW_START) */
+export const LIVENESS_TIMEOUT: Obj = { timeoutSeconds: 15 };
+
 export const httpsProbe = (path: string, port: number, extra: Obj = {}): Obj => ({
   httpGet: { path, port, host: 'localhost', scheme: 'HTTPS' },
   ...extra,

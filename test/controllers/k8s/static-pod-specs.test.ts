@@ -279,7 +279,13 @@ describe('the kube-controller-manager pod', () => {
     expect(c.resources).toEqual({ requests: { cpu: '50m', memory: '256Mi' } });
     expect(c.volumeMounts).toEqual([{ name: 'secrets', readOnly: true, mountPath: s }]);
     const get = { path: '/healthz', port: 10257, host: 'localhost', scheme: 'HTTPS' };
-    expect(c.startupProbe).toEqual({ httpGet: get, periodSeconds: 5, failureThreshold: 12 });
+    // Keel's five minutes to start (upstream: one), for slow machines
+    expect(c.startupProbe).toEqual({
+      httpGet: get,
+      periodSeconds: 5,
+      failureThreshold: 60,
+      timeoutSeconds: 5,
+    });
     expect(c.livenessProbe).toEqual({ httpGet: get, timeoutSeconds: 15 });
     expect(c.securityContext).toEqual({
       capabilities: { drop: ['ALL'] },
@@ -331,10 +337,12 @@ describe('the kube-scheduler pod', () => {
     const ctr = (spec.containers as Record<string, unknown>[])[0]!;
     expect(ctr.resources).toEqual({ requests: { cpu: '10m', memory: '64Mi' } });
     const probe = (path: string) => ({ httpGet: { path, port: 10259, host: 'localhost', scheme: 'HTTPS' } });
+    // upstream's probes with the defaults' timing; Keel's: the controller manager's liveness timeout, and
+    // five minutes to start
     expect([ctr.livenessProbe, ctr.readinessProbe, ctr.startupProbe]).toEqual([
-      probe('/livez'),
+      { ...probe('/livez'), timeoutSeconds: 15 },
       probe('/readyz'),
-      probe('/livez'),
+      { ...probe('/livez'), periodSeconds: 5, failureThreshold: 60, timeoutSeconds: 5 },
     ]);
     const old = schedulerPod(
       { ...SCHED, image: 'k:v1.30.2' },
