@@ -1,19 +1,18 @@
-// A control plane made from the image runs Kubernetes' control plane from the Kubernetes layer (issue 32),
+// A control plane made from the image becomes a Ready Kubernetes node from what its image ships (issue 32),
 // driven by the stock talosctl and kubectl: installed from the ISO as in etcd.test.ts, bootstrapped, then
 // in order the kubelet Running and healthy, the three static pods rendered, the layer's images imported
 // into the CRI's namespace, kube-apiserver running as a container of the CRI, the API server answering
-// the admin kubeconfig through the forwarded 6443, the bootstrap manifests applied, and the node
-// registered. KubePrism is turned off in the config: the bootstrap manifests and the kubelet then dial the
-// API server itself. No pod network yet, so the node stays NotReady. One VM serves every step (each an
-// `it`, in order); the milestones' times since the disk booted are logged at the end.
-import { execFile } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+// the admin kubeconfig through the forwarded 6443, the bootstrap manifests applied, the node registered
+// and Ready (flannel and kube-proxy running from the layer's images), CoreDNS running, and a pod of the
+// shipped toolbox image resolving `kubernetes.default` through it, its output read with `kubectl logs`.
+// QEMU's user network reaches no registry: every image comes from the node. The kubelet and the
+// bootstrap manifests reach the API server through KubePrism, as generated. One VM serves every step
+// (each an `it`, in order); the milestones' times since the disk booted are logged at the end.
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Config } from '../../src/config/index.js';
-import { componentDir } from '../etcd/fixtures.js';
+import { API_SERVER_PORT, adminKubectl, type Kubectl, nodeReady } from './kubectl.js';
 import {
   type ControlPlane,
   cleanup,
@@ -25,9 +24,6 @@ import {
   works,
 } from './node.js';
 
-const exec = promisify(execFile);
-const API_SERVER_PORT = 6443;
-
 let dir: string;
 let node: ControlPlane;
 let tc: Talosctl;
@@ -37,25 +33,9 @@ const mark = (what: string) => {
   times[what] = Date.now() - node.times.booted;
 };
 
-/** withoutKubePrism turns machine.features.kubePrism off, keeping the other features as generated. */
-function withoutKubePrism(cfg: Config): Config {
-  return {
-    documents: cfg.documents.map((d) => {
-      if (d.kind !== 'v1alpha1') return d;
-      const spec = d.spec as { machine?: { features?: Record<string, unknown> } };
-      const machine = spec.machine ?? {};
-      const features = { ...machine.features, kubePrism: { enabled: false } };
-      return { ...d, spec: { ...spec, machine: { ...machine, features } } } as typeof d;
-    }),
-  };
-}
-
 beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'keel-e2e-k8s-'));
-  node = await installedControlPlane(dir, 'keel-k8s', {
-    config: withoutKubePrism,
-    forward: [API_SERVER_PORT],
-  });
+  node = await installedControlPlane(dir, 'keel-k8s', { forward: [API_SERVER_PORT] });
   tc = node.tc;
   times.bootstrapped = node.times.bootstrapped - node.times.booted;
   mark('running');
@@ -145,26 +125,12 @@ describe('a control plane installed from the ISO runs Kubernetes', () => {
     11 * 60_000,
   );
 
-  let kubectl: (...args: string[]) => Promise<string>;
+  let kubectl: Kubectl;
 
   it(
     "answers through the forwarded port with `talosctl kubeconfig`'s admin kubeconfig, verifying its certificate",
     async () => {
-      const path = join(dir, 'kubeconfig');
-      works(await tc('kubeconfig', path));
-      const host = node.forwarded.get(API_SERVER_PORT)!;
-      // the endpoint is the guest's address; the server's certificate names 127.0.0.1 too, so the
-      // forwarded port keeps the check against the cluster CA
-      const config = readFileSync(path, 'utf8');
-      expect(config).toContain(`server: https://${GUEST}:${API_SERVER_PORT}`);
-      writeFileSync(
-        path,
-        config.replaceAll(`https://${GUEST}:${API_SERVER_PORT}`, `https://127.0.0.1:${host}`),
-      );
-      const bin = join(componentDir('kubernetes'), 'kubectl');
-      kubectl = async (...args) =>
-        (await exec(bin, ['--kubeconfig', path, '--request-timeout', '20s', ...args], { timeout: 60_000 }))
-          .stdout;
+      kubectl = await adminKubectl(node, dir);
       await retry(
         'the API server ready',
         async () => expect((await kubectl('get', '--raw', '/readyz')).trim()).toBe('ok'),
@@ -193,10 +159,12 @@ describe('a control plane installed from the ISO runs Kubernetes', () => {
     },
     11 * 60_000,
   );
+  let hostname: string;
+
   it(
-    '`kubectl get nodes` lists the node (NotReady: no pod network yet)',
+    '`kubectl get nodes` lists the node, with its version and address',
     async () => {
-      const hostname = (
+      hostname = (
         JSON.parse(works(await tc('get', 'hostname', '-o', 'json'))) as { spec: { hostname: string } }
       ).spec.hostname;
       await retry(
@@ -214,5 +182,105 @@ describe('a control plane installed from the ISO runs Kubernetes', () => {
       );
     },
     11 * 60_000,
+  );
+
+  it(
+    'becomes Ready once flannel and kube-proxy run from the layer’s images',
+    async () => {
+      await nodeReady(kubectl, hostname, 15 * 60_000);
+      mark('node Ready');
+      for (const ds of ['kube-flannel', 'kube-proxy'])
+        await retry(
+          `${ds} ready`,
+          async () =>
+            expect(
+              await kubectl(
+                'get',
+                'daemonset',
+                '-n',
+                'kube-system',
+                ds,
+                '-o',
+                'jsonpath={.status.numberReady}',
+              ),
+            ).toBe('1'),
+          5 * 60_000,
+        );
+    },
+    21 * 60_000,
+  );
+
+  it(
+    'runs CoreDNS',
+    async () => {
+      await retry(
+        'CoreDNS available',
+        async () =>
+          expect(
+            Number(
+              await kubectl(
+                'get',
+                'deployment',
+                '-n',
+                'kube-system',
+                'coredns',
+                '-o',
+                'jsonpath={.status.availableReplicas}',
+              ),
+            ),
+          ).toBeGreaterThan(0),
+        10 * 60_000,
+      );
+      mark('CoreDNS available');
+      const pods = await kubectl('get', 'pods', '-n', 'kube-system', '-l', 'k8s-app=kube-dns', '-o', 'wide');
+      expect(pods).toMatch(/^coredns-\S+\s+1\/1\s+Running\s/m);
+    },
+    11 * 60_000,
+  );
+
+  it(
+    'runs a pod of the shipped toolbox image that resolves kubernetes.default; `kubectl logs` reads it',
+    async () => {
+      const toolbox = (
+        JSON.parse(works(await tc('get', 'imageimportstatuses', 'toolbox', '-o', 'json'))) as {
+          spec: { images: string[] };
+        }
+      ).spec.images[0]!.replace(/@sha256:.*$/, '');
+      const pod = {
+        apiVersion: 'v1',
+        kind: 'Pod',
+        metadata: { name: 'keel-hello', namespace: 'default' },
+        spec: {
+          restartPolicy: 'Never',
+          // the control plane's NoSchedule taint: this one node is the whole cluster
+          tolerations: [{ operator: 'Exists' }],
+          containers: [
+            {
+              name: 'hello',
+              image: toolbox,
+              imagePullPolicy: 'Never',
+              command: ['sh', '-c', 'nslookup kubernetes.default && echo "hello from $(hostname)"'],
+            },
+          ],
+        },
+      };
+      const path = join(dir, 'pod.json');
+      writeFileSync(path, JSON.stringify(pod));
+      await kubectl('apply', '-f', path);
+      await retry(
+        'the pod Succeeded',
+        async () =>
+          expect(await kubectl('get', 'pod', 'keel-hello', '-o', 'jsonpath={.status.phase}')).toBe(
+            'Succeeded',
+          ),
+        5 * 60_000,
+      );
+      mark('pod succeeded');
+      const logs = await kubectl('logs', 'keel-hello');
+      // the Service's address, as CoreDNS answers it from the cluster's service range
+      expect(logs).toMatch(/Name:\s+kubernetes\.default\.svc\.cluster\.local\s+Address:\s+10\.96\.0\.1\b/);
+      expect(logs).toContain('hello from keel-hello');
+    },
+    6 * 60_000,
   );
 });

@@ -275,8 +275,11 @@ export interface ControlPlane {
   readonly piped: (input: string, ...args: string[]) => Piped;
   /** the host port each guest port asked for in `forward` is reached on */
   readonly forwarded: ReadonlyMap<number, number>;
-  /** when (ms since the epoch) the installed disk's QEMU started, and when the node took the bootstrap */
-  readonly times: { readonly booted: number; readonly bootstrapped: number };
+  /**
+   * when (ms since the epoch) the live ISO took the config, the installed disk's QEMU started, and the
+   * node took the bootstrap
+   */
+  readonly times: { readonly applied: number; readonly booted: number; readonly bootstrapped: number };
 }
 
 export interface ControlPlaneOptions {
@@ -333,6 +336,7 @@ export async function installedControlPlane(
       { cwd: dir, timeoutMs: 120_000 },
     ),
   );
+  const applied = Date.now();
   await live.waitForLine(/installed onto \/dev\/vda: EFI/, { timeoutMs: 10 * 60_000 });
   await live.ended;
 
@@ -355,5 +359,5 @@ export async function installedControlPlane(
   await bootstrap(tc);
   const bootstrapped = Date.now();
   await vm.waitForLine(/node running/, { timeoutMs: BOOT_MS });
-  return { vm, bin, talosconfig, tc, piped, forwarded, times: { booted, bootstrapped } };
+  return { vm, bin, talosconfig, tc, piped, forwarded, times: { applied, booted, bootstrapped } };
 }

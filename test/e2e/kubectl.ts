@@ -1,0 +1,50 @@
+// kubectl (built with the Kubernetes component, on the host) against a QEMU control plane: the admin
+// kubeconfig `talosctl kubeconfig` writes, its server moved from the guest's address to the host port the
+// guest's 6443 is forwarded from. The API server's certificate names 127.0.0.1 too, so the connection is
+// still verified against the cluster CA.
+import { execFile } from 'node:child_process';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { componentDir } from '../etcd/fixtures.js';
+import { type ControlPlane, GUEST, retry, works } from './node.js';
+
+const exec = promisify(execFile);
+export const API_SERVER_PORT = 6443;
+
+/** Kubectl runs kubectl with the admin kubeconfig and gives its stdout; it rejects on a non-zero exit. */
+export type Kubectl = (...args: string[]) => Promise<string>;
+
+/** adminKubectl writes the admin kubeconfig into `dir` (kubeconfig) and gives kubectl with it. */
+export async function adminKubectl(node: ControlPlane, dir: string): Promise<Kubectl> {
+  const host = node.forwarded.get(API_SERVER_PORT);
+  if (host === undefined) throw new Error(`the control plane forwards no port to its ${API_SERVER_PORT}`);
+  const path = join(dir, 'kubeconfig');
+  works(await node.tc('kubeconfig', path));
+  const endpoint = `https://${GUEST}:${API_SERVER_PORT}`;
+  const config = readFileSync(path, 'utf8');
+  if (!config.includes(`server: ${endpoint}`))
+    throw new Error(`the kubeconfig names no ${endpoint}:\n${config}`);
+  writeFileSync(path, config.replaceAll(endpoint, `https://127.0.0.1:${host}`));
+  const bin = join(componentDir('kubernetes'), 'kubectl');
+  return async (...args) =>
+    (await exec(bin, ['--kubeconfig', path, '--request-timeout', '20s', ...args], { timeout: 60_000 }))
+      .stdout;
+}
+
+/** nodeReady waits for the Kubernetes node `name` to report its Ready condition True. */
+export const nodeReady = (kubectl: Kubectl, name: string, timeoutMs: number): Promise<void> =>
+  retry(
+    `node ${name} Ready`,
+    async () => {
+      const ready = await kubectl(
+        'get',
+        'node',
+        name,
+        '-o',
+        'jsonpath={.status.conditions[?(@.type=="Ready")].status}',
+      );
+      if (ready !== 'True') throw new Error(`node ${name}: Ready is ${JSON.stringify(ready)}`);
+    },
+    timeoutMs,
+  );
