@@ -4,17 +4,17 @@ SHELL := /bin/bash
 
 NODE_MODULES_STAMP := node_modules/.keel-installed
 
-.PHONY: help setup host talosctl components kubernetes test lint typecheck unit bench bench-boot format cosi-server container-node image run start-trace
+.PHONY: help setup host talosctl kubectl components kubernetes test lint typecheck unit bench bench-boot format cosi-server container-node image run start-trace
 
 help:
-	@echo "make run     build what is missing and boot a node from the ISO in QEMU [CONFIG=file|gen] [PORT=50000]"
+	@echo "make run     build what is missing and boot a node from the ISO in QEMU [CONFIG=file|gen] [PORT=50000] [K8S_PORT=6443] [DISK=file]"
 	@echo "make test    format/lint check, typecheck, the images and every test (QEMU boots included)"
 	@echo "make image   kernel, squashfs root, initramfs, UKI, ISO and raw disk image under _out/"
 	@echo "make bench   benchmarks, printing figures (bench-boot: the QEMU boot timeline and image sizes)"
 	@echo "make start-trace   record the order machined's start reads its executable in (root, perf): orders the read-ahead"
 	@echo "make format  rewrite sources in the house format"
 	@echo "make cosi-server [LISTEN=tcp://127.0.0.1:8100]   standalone cosi.resource.State server"
-	@echo "make container-node STATE=dir [ADDR=127.0.0.1:50000] [CONFIG=file] [COMPONENTS_DIR=dir] [KUBERNETES_DIR=dir]   machined as a process (container mode)"
+	@echo "make container-node STATE=dir [ADDR=127.0.0.1:50000] [TRUSTD=host:port] [CONFIG=file] [COMPONENTS_DIR=dir] [KUBERNETES_DIR=dir]   machined as a process (container mode)"
 
 NEED_NODE := command -v node >/dev/null || { echo "node (20.x) is required: apt-get install nodejs npm" >&2; exit 1; }
 
@@ -50,6 +50,14 @@ $(TALOSCTL): scripts/talosctl.sh
 	@mkdir -p $(@D)
 	ln -sfn "$$(scripts/talosctl.sh)" $@
 
+# kubectl, built with the Kubernetes component (the same module and version as the node's) and cached
+# outside the work tree; _out/kubectl links to it
+KUBECTL := _out/kubectl
+kubectl: $(KUBECTL)
+$(KUBECTL): $(NODE_MODULES_STAMP) images/components.yaml scripts/components.ts
+	@mkdir -p $(@D)
+	ln -sfn "$$(node --import tsx scripts/components.ts kubernetes)/kubectl" $@
+
 unit: setup $(TALOSCTL)
 	node scripts/test.mjs
 
@@ -76,8 +84,8 @@ CONFIG ?=
 COMPONENTS_DIR ?=
 KUBERNETES_DIR ?=
 container-node: setup
-	@test -n "$(STATE)" || { echo "usage: make container-node STATE=dir [ADDR=host:port] [CONFIG=file] [COMPONENTS_DIR=dir] [KUBERNETES_DIR=dir]" >&2; exit 2; }
-	node --import tsx src/machined/container-entry.ts --state-dir $(STATE) --api-address $(ADDR) $(if $(CONFIG),--config $(CONFIG))$(if $(COMPONENTS_DIR), --components $(COMPONENTS_DIR))$(if $(KUBERNETES_DIR), --kubernetes $(KUBERNETES_DIR))
+	@test -n "$(STATE)" || { echo "usage: make container-node STATE=dir [ADDR=host:port] [TRUSTD=host:port] [CONFIG=file] [COMPONENTS_DIR=dir] [KUBERNETES_DIR=dir]" >&2; exit 2; }
+	node --import tsx src/machined/container-entry.ts --state-dir $(STATE) --api-address $(ADDR)$(if $(TRUSTD), --trustd-address $(TRUSTD)) $(if $(CONFIG),--config $(CONFIG))$(if $(COMPONENTS_DIR), --components $(COMPONENTS_DIR))$(if $(KUBERNETES_DIR), --kubernetes $(KUBERNETES_DIR))
 
 # --- the image -------------------------------------------------------------------------------------------
 # Every artefact is a file under _out/ rebuilt only when its inputs change. The kernel itself is cached
@@ -160,8 +168,10 @@ $(KUBERNETES): $(NODE_MODULES_STAMP) $(HOST_STAMP) images/components.yaml script
 # The port is checked before anything is built (a sub-make builds, so no -j runs the two side by side):
 # a busy one fails at once, not when QEMU refuses it after a long build.
 PORT ?= 50000
+K8S_PORT ?= 6443
 run:
 	@$(NEED_NODE)
 	@node scripts/lib/port-free.mjs $(PORT)
+	@node scripts/lib/port-free.mjs $(K8S_PORT) K8S_PORT
 	@$(MAKE) --no-print-directory setup image
-	node --import tsx scripts/run.ts --iso $(ISO) --port $(PORT) $(if $(CONFIG),--config $(CONFIG)) $(if $(DISK),--disk $(DISK))
+	node --import tsx scripts/run.ts --iso $(ISO) --port $(PORT) --k8s-port $(K8S_PORT) $(if $(CONFIG),--config $(CONFIG)) $(if $(DISK),--disk $(DISK))

@@ -1,6 +1,7 @@
-// `make run`: boot the ISO in QEMU with the node's API forwarded to 127.0.0.1:<port>, show its console,
-// and (with --config) apply a machine config as soon as maintenance mode answers. Ends with QEMU's exit
-// code, so a QEMU that refuses to start fails `make run` with its own message.
+// `make run`: boot the ISO in QEMU with the node's API forwarded to 127.0.0.1:<port> (and its Kubernetes
+// API server's 6443 to 127.0.0.1:<k8s-port>), show its console, and (with --config) apply a machine
+// config as soon as maintenance mode answers. Ends with QEMU's exit code, so a QEMU that refuses to start
+// fails `make run` with its own message.
 //   --config FILE   apply FILE with `keelctl apply-config --insecure`
 //   --config gen    generate a single-node config and talosconfig in _out/run first
 //   --disk FILE     a virtual disk (made when missing) to install to and, once installed, boot from
@@ -17,6 +18,7 @@ const { values } = parseArgs({
   options: {
     iso: { type: 'string', default: '_out/keel.iso' },
     port: { type: 'string', default: '50000' },
+    'k8s-port': { type: 'string', default: '6443' },
     config: { type: 'string' },
     memory: { type: 'string', default: '2048' },
     disk: { type: 'string' },
@@ -28,11 +30,18 @@ const fail = (message: string, code = 1): never => {
   process.exit(code);
 };
 const port = parsePort(values.port) ?? fail(`--port ${values.port}: not a TCP port`, 2);
+const k8sPort = parsePort(values['k8s-port']) ?? fail(`--k8s-port ${values['k8s-port']}: not a TCP port`, 2);
+if (k8sPort === port) fail(`--k8s-port ${k8sPort} is --port too: give the two APIs different ports`, 2);
 // again here, though make asked before building: run.ts may be started by hand, or the build took long
-const problem = await portProblem(port);
-if (problem) {
-  process.stderr.write(`${problem}\n`);
-  process.exit(1);
+for (const [p, variable] of [
+  [port, 'PORT'],
+  [k8sPort, 'K8S_PORT'],
+] as const) {
+  const problem = await portProblem(p, variable);
+  if (problem) {
+    process.stderr.write(`${problem}\n`);
+    process.exit(1);
+  }
 }
 // QEMU's user network always hands the guest this address
 const GUEST_IP = '10.0.2.15';
@@ -69,6 +78,7 @@ const vmFor = (stage: 'iso' | 'disk', onLine: (line: string) => void) => {
       // a disk is installed for UEFI (systemd-boot and the UKI), which QEMU's OVMF then boots
       ...(values.disk ? { firmware: 'uefi' as const } : {}),
       apiPort: port,
+      forwards: [{ host: k8sPort, guest: 6443 }],
       memoryMiB: Number(values.memory),
       onLine: (line) => {
         process.stdout.write(`${line}\n`);
@@ -113,7 +123,7 @@ for (;;) {
   });
   vm = current;
   process.stdout.write(
-    `run: QEMU pid ${current.pid}; the node's API is forwarded to 127.0.0.1:${port}; Ctrl-C stops the VM\n`,
+    `run: QEMU pid ${current.pid}; the node's API is forwarded to 127.0.0.1:${port}, Kubernetes' to 127.0.0.1:${k8sPort}; Ctrl-C stops the VM\n`,
   );
   let qemuEnded = false;
   if (configFile && stage === 'iso') {

@@ -1,8 +1,9 @@
 // controllers/k8s: Kubernetes on a node — the node's name, the kubelet's node IPs, config, spec and service, the
 // control plane's component configs, the files its static pods read and the pods themselves, the
 // bootstrap manifests and their apply to the cluster, the server the kubelet reads its static pods
-// from, and KubePrism, the node's local load balancer for the API. (The address filters the network
-// controllers need run with them: network-controllers.ts.)
+// from and the status the kubelet reports of each, KubePrism, the node's local load balancer for the
+// API, and the labels, taints, annotations and cordon put on the node's Kubernetes Node. (The address
+// filters the network controllers need run with them: network-controllers.ts.)
 import { ControlPlaneAdmissionControlController } from './control-plane-admission-control.js';
 import { ControlPlaneAPIServerController } from './control-plane-apiserver.js';
 import { ControlPlaneAuditPolicyController } from './control-plane-audit-policy.js';
@@ -15,11 +16,17 @@ import { KubeletConfigController } from './kubelet-config.js';
 import type { KubeletPaths } from './kubelet-paths.js';
 import { kubeletServiceController } from './kubelet-service.js';
 import { kubeletSpecController } from './kubelet-spec.js';
+import { kubeletStaticPodController } from './kubelet-static-pod.js';
 import { KubePrismController } from './kubeprism.js';
 import { KubePrismConfigController } from './kubeprism-config.js';
 import { KubePrismEndpointsController } from './kubeprism-endpoints.js';
 import { ManifestController } from './manifest.js';
 import { ManifestApplyController } from './manifest-apply.js';
+import { NodeAnnotationSpecController } from './node-annotation-spec.js';
+import { nodeApplyController } from './node-apply.js';
+import { NodeCordonedSpecController } from './node-cordoned-spec.js';
+import { NodeLabelSpecController } from './node-label-spec.js';
+import { NodeTaintSpecController } from './node-taint-spec.js';
 import { NodeIPController } from './nodeip.js';
 import { NodeIPConfigController } from './nodeip-config.js';
 import { NodenameController } from './nodename.js';
@@ -40,11 +47,17 @@ export * from './kubelet-config.js';
 export * from './kubelet-paths.js';
 export * from './kubelet-service.js';
 export * from './kubelet-spec.js';
+export * from './kubelet-static-pod.js';
 export * from './kubeprism.js';
 export * from './kubeprism-config.js';
 export * from './kubeprism-endpoints.js';
 export * from './manifest.js';
 export * from './manifest-apply.js';
+export * from './node-annotation-spec.js';
+export * from './node-apply.js';
+export * from './node-cordoned-spec.js';
+export * from './node-label-spec.js';
+export * from './node-taint-spec.js';
 export * from './nodeip.js';
 export * from './nodeip-config.js';
 export * from './nodename.js';
@@ -79,6 +92,7 @@ export const k8sControllers = (opts: K8sControllerOptions = {}) => [
     ...(opts.kubelet ? { paths: opts.kubelet } : {}),
     waitForHost: opts.waitForHost === true,
   }),
+  kubeletStaticPodController(opts.kubelet ? { kubelet: opts.kubelet } : {}),
   // a container node shares its host's network, so KubePrism listens on the host's loopback there too:
   // that is where the node's kubelet dials it
   KubePrismEndpointsController,
@@ -93,6 +107,11 @@ export const k8sControllers = (opts: K8sControllerOptions = {}) => [
   ControlPlaneBootstrapManifestsController,
   ManifestController,
   ManifestApplyController,
+  NodeLabelSpecController,
+  NodeTaintSpecController,
+  NodeAnnotationSpecController,
+  NodeCordonedSpecController,
+  nodeApplyController(opts.kubelet ? { kubelet: opts.kubelet } : {}),
   // a container node's files stay its own: the components' uids would be its host's
   renderSecretsStaticPodController({
     secretsDir: (opts.staticPods ?? NODE_STATIC_POD_DIRS).secretsDir,

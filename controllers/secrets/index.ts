@@ -21,6 +21,7 @@ export * from './api-cert-sans.js';
 export * from './etcd.js';
 export { type SecretsClock, type SecretsControllerOptions, systemSecretsClock } from './internal/clock.js';
 export { isMissingSecret, SecretsError, type SecretsErrorCode } from './internal/errors.js';
+export { type Interruptible, untilWokenUp } from './internal/interruptible.js';
 export {
   ensureLeaf,
   type LeafTemplate,
@@ -41,8 +42,13 @@ export * from './root-kubernetes.js';
 export * from './root-os.js';
 export * from './trustd.js';
 
-/** secretsControllers builds the whole set on one clock, in the order machined registers them. */
-export const secretsControllers = (opts: SecretsControllerOptions = {}): Controller[] => [
+/**
+ * secretsControllers builds the whole set on one clock, in the order machined registers them; `trustdPort`
+ * is where a worker asks its control planes (a container node's may differ from upstream's 50001).
+ */
+export const secretsControllers = (
+  opts: SecretsControllerOptions & { readonly trustdPort?: number } = {},
+): Controller[] => [
   RootOSController,
   RootEtcdController,
   RootKubernetesController,

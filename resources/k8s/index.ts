@@ -1,7 +1,9 @@
 // resources/k8s: Kubernetes on a node — the name it registers with, the kubelet's node IPs, config and
 // spec, the control plane's component configs with the status of their files on disk, and the static
-// pods with the server the kubelet reads them from, and the control plane's bootstrap manifests with the
-// status of their apply, and KubePrism, the node's local load balancer for the API.
+// pods with the server the kubelet reads them from and the status the kubelet reports of each, and the
+// control plane's bootstrap manifests with the status of their apply, KubePrism, the node's local load
+// balancer for the API, and the labels, taints, annotations and cordon the node's Kubernetes Node should
+// carry.
 // registerK8sResources records their definitions so the API can serve them.
 import { registerResource } from '../../src/cosi/resource/meta/index.js';
 import { defaultRegistry } from '../../src/cosi/resource/registry.js';
@@ -22,6 +24,10 @@ import { KubePrismEndpoints } from './kubeprism-endpoints.js';
 import { KubePrismStatuses } from './kubeprism-statuses.js';
 import { Manifest } from './manifest.js';
 import { ManifestStatus } from './manifest-status.js';
+import { NodeAnnotationSpec } from './node-annotation-spec.js';
+import { NodeCordonedSpec } from './node-cordoned-spec.js';
+import { NodeLabelSpec } from './node-label-spec.js';
+import { NodeTaintSpec } from './node-taint-spec.js';
 import { NodeIP } from './nodeip.js';
 import { NodeIPConfig } from './nodeip-config.js';
 import { Nodename } from './nodename.js';
@@ -29,6 +35,7 @@ import { SchedulerConfig } from './scheduler-config.js';
 import { SecretsStatus } from './secrets-status.js';
 import { StaticPod } from './static-pod.js';
 import { StaticPodServerStatus } from './static-pod-server-status.js';
+import { StaticPodStatus } from './static-pod-status.js';
 
 export * from './admission-control-config.js';
 export * from './apiserver-config.js';
@@ -46,6 +53,10 @@ export * from './kubeprism-statuses.js';
 export * from './manifest.js';
 export * from './manifest-status.js';
 export * from './namespace.js';
+export * from './node-annotation-spec.js';
+export * from './node-cordoned-spec.js';
+export * from './node-label-spec.js';
+export * from './node-taint-spec.js';
 export * from './nodeip.js';
 export * from './nodeip-config.js';
 export * from './nodename.js';
@@ -53,6 +64,7 @@ export * from './scheduler-config.js';
 export * from './secrets-status.js';
 export * from './static-pod.js';
 export * from './static-pod-server-status.js';
+export * from './static-pod-status.js';
 
 export const K8S_TYPES = [
   Nodename,
@@ -60,6 +72,7 @@ export const K8S_TYPES = [
   NodeIP,
   StaticPod,
   StaticPodServerStatus,
+  StaticPodStatus,
   KubeletConfig,
   KubeletSpec,
   APIServerConfig,
@@ -76,6 +89,10 @@ export const K8S_TYPES = [
   KubePrismEndpoints,
   KubePrismConfig,
   KubePrismStatuses,
+  NodeLabelSpec,
+  NodeTaintSpec,
+  NodeAnnotationSpec,
+  NodeCordonedSpec,
 ] as const;
 
 /** registerK8sResources records the definitions of the k8s types in a state. */

@@ -1,7 +1,8 @@
 // Whether `make run` can forward a loopback port: checked before anything is built, so a busy port fails
 // at once rather than when QEMU refuses it after a long image build. Plain JavaScript, because it runs
 // before `npm ci` has installed tsx.
-//   node scripts/lib/port-free.mjs PORT   exits 1 with a message naming PORT= when 127.0.0.1:PORT is taken
+//   node scripts/lib/port-free.mjs PORT [VARIABLE]   exits 1 with a message naming VARIABLE= (default
+//   PORT=) when 127.0.0.1:PORT is taken
 import { createServer } from 'node:net';
 import { pathToFileURL } from 'node:url';
 
@@ -22,15 +23,17 @@ export function bindError(port) {
 }
 
 /**
- * portProblem is the message `make run` stops with when it cannot have host port `port`, else undefined.
+ * portProblem is the message `make run` stops with when it cannot have host port `port`, else undefined;
+ * it names the make variable that picks the port.
  * @param {number} port
+ * @param {string} [variable]
  * @returns {Promise<string | undefined>}
  */
-export async function portProblem(port) {
+export async function portProblem(port, variable = 'PORT') {
   const error = await bindError(port);
   if (error === undefined) return undefined;
   const what = error === 'EADDRINUSE' ? 'is in use' : `cannot be bound (${error})`;
-  return `run: ${HOST}:${port} ${what}; pick another with make run PORT=${await nearbyFreePort(port)}`;
+  return `run: ${HOST}:${port} ${what}; pick another with make run ${variable}=${await nearbyFreePort(port)}`;
 }
 
 /**
@@ -55,12 +58,13 @@ export function parsePort(text) {
 }
 
 if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
+  const variable = process.argv[3] ?? 'PORT';
   const port = parsePort(process.argv[2]);
   if (port === undefined) {
-    process.stderr.write(`run: PORT=${process.argv[2] ?? ''}: not a TCP port (1-65535)\n`);
+    process.stderr.write(`run: ${variable}=${process.argv[2] ?? ''}: not a TCP port (1-65535)\n`);
     process.exit(2);
   }
-  const problem = await portProblem(port);
+  const problem = await portProblem(port, variable);
   if (problem) {
     process.stderr.write(`${problem}\n`);
     process.exit(1);

@@ -11,6 +11,7 @@ export type ApiErrorCode =
   | 'resource-exhausted'
   | 'unimplemented'
   | 'unavailable'
+  | 'deadline-exceeded'
   | 'internal';
 
 const GRPC_CODES: Readonly<Record<ApiErrorCode, status>> = {
@@ -23,6 +24,7 @@ const GRPC_CODES: Readonly<Record<ApiErrorCode, status>> = {
   'resource-exhausted': status.RESOURCE_EXHAUSTED,
   unimplemented: status.UNIMPLEMENTED,
   unavailable: status.UNAVAILABLE,
+  'deadline-exceeded': status.DEADLINE_EXCEEDED,
   internal: status.INTERNAL,
 };
 

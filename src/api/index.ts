@@ -54,6 +54,7 @@ export {
   startApiServer,
 } from './server.js';
 export * from './tls/index.js';
+export * from './trustd/index.js';
 export {
   type BuildInfo,
   keelVersion,

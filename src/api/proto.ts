@@ -35,7 +35,7 @@ export const API_LOADER_OPTIONS: Readonly<Options> = Object.freeze({
 /** Overrides the proto directory, for bundles that ship the .proto files elsewhere. */
 export const API_PROTO_DIR_ENV = 'KEEL_API_PROTO_DIR';
 
-/** The services the node serves, by full name. SecurityService belongs to trustd and is only loaded. */
+/** The services apid serves, by full name. SecurityService is trustd's (src/api/trustd): loaded here, not served. */
 export const API_SERVICES = [
   'machine.MachineService',
   'machine.ImageService',

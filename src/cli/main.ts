@@ -8,6 +8,7 @@ import { bool, parseArgs, UsageError } from './args.js';
 import { ClientError } from './client/index.js';
 import { type Command, helpFlag } from './command.js';
 import { applyConfigCommand } from './commands/apply-config.js';
+import { bootstrapCommand } from './commands/bootstrap.js';
 import { configCommands } from './commands/config.js';
 import { cpCommand } from './commands/cp.js';
 import { dmesgCommand } from './commands/dmesg.js';
@@ -43,6 +44,7 @@ export const commands: readonly Command[] = [
   versionCommand,
   getCommand,
   applyConfigCommand,
+  bootstrapCommand,
   serviceCommand,
   logsCommand,
   dmesgCommand,

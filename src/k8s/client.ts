@@ -37,7 +37,13 @@ export class KubeClient {
 
   constructor(endpoint: KubeEndpoint, opts: KubeClientOptions = {}) {
     this.#server = new URL(endpoint.server);
-    this.#agent = new Agent({ keepAlive: true, ca: endpoint.ca, cert: endpoint.cert, key: endpoint.key });
+    this.#agent = new Agent({
+      keepAlive: true,
+      ca: endpoint.ca,
+      cert: endpoint.cert,
+      key: endpoint.key,
+      ...(endpoint.servername ? { servername: endpoint.servername } : {}),
+    });
     this.#timeoutMs = opts.timeoutMs ?? 30_000;
   }
 

@@ -35,3 +35,7 @@ export const isInvalid = (e: unknown) => answered(e, 422, 'Invalid');
 export const isBadRequest = (e: unknown) => answered(e, 400, 'BadRequest');
 export const isMethodNotSupported = (e: unknown) => answered(e, 405, 'MethodNotAllowed');
 export const isNoMatch = (e: unknown) => e instanceof KubeError && e.code === 'no-match';
+export const isConflict = (e: unknown) => answered(e, 409, 'Conflict');
+export const isForbidden = (e: unknown) => answered(e, 403, 'Forbidden');
+/** isUnreachable: no answer at all (connection refused, TLS, timeout) */
+export const isUnreachable = (e: unknown) => e instanceof KubeError && e.code === 'transport';

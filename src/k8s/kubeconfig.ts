@@ -10,6 +10,8 @@ export interface KubeEndpoint {
   readonly ca: string;
   readonly cert: string;
   readonly key: string;
+  /** the name the server's certificate must carry when it is not the URL's host (a kubelet's, by node name) */
+  readonly servername?: string;
 }
 
 type Named = { name?: unknown } & Record<string, unknown>;

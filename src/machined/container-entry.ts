@@ -1,5 +1,5 @@
-// Entry of container mode: `--state-dir DIR [--api-address HOST:PORT] [--config FILE] [--components DIR]
-// [--kubernetes DIR] [--hostname NAME]`.
+// Entry of container mode: `--state-dir DIR [--api-address HOST:PORT] [--trustd-address HOST:PORT]
+// [--config FILE] [--components DIR] [--kubernetes DIR] [--hostname NAME]`.
 import { parseArgs } from 'node:util';
 import { DEFAULT_CONTAINER_API_ADDRESS, runContainerNode } from './container.js';
 
@@ -7,6 +7,7 @@ const { values } = parseArgs({
   options: {
     'state-dir': { type: 'string' },
     'api-address': { type: 'string', default: DEFAULT_CONTAINER_API_ADDRESS },
+    'trustd-address': { type: 'string' },
     config: { type: 'string' },
     components: { type: 'string' },
     kubernetes: { type: 'string' },
@@ -17,7 +18,7 @@ const { values } = parseArgs({
 const stateDir = values['state-dir'];
 if (!stateDir) {
   process.stderr.write(
-    'usage: container-entry --state-dir DIR [--api-address HOST:PORT] [--config FILE] [--components DIR] [--kubernetes DIR] [--hostname NAME]\n',
+    'usage: container-entry --state-dir DIR [--api-address HOST:PORT] [--trustd-address HOST:PORT] [--config FILE] [--components DIR] [--kubernetes DIR] [--hostname NAME]\n',
   );
   process.exit(2);
 }
@@ -25,6 +26,7 @@ if (!stateDir) {
 runContainerNode({
   stateDir,
   apiAddress: values['api-address'] ?? DEFAULT_CONTAINER_API_ADDRESS,
+  ...(values['trustd-address'] ? { trustdAddress: values['trustd-address'] } : {}),
   ...(values.config ? { configPath: values.config } : {}),
   ...(values.components ? { componentsRoot: values.components } : {}),
   ...(values.kubernetes ? { kubernetesRoot: values.kubernetes } : {}),

@@ -11,6 +11,8 @@ export const DEFAULT_CONTAINER_API_ADDRESS = '127.0.0.1:50000';
 export interface ContainerOptions {
   readonly stateDir: string;
   readonly apiAddress?: string;
+  /** trustd's `host:port` (control plane), whose port a worker also dials; default the API's host and port + 1 */
+  readonly trustdAddress?: string;
   /** path of a config file stored into an empty state directory */
   readonly configPath?: string;
   readonly console?: (line: string) => void;
@@ -29,6 +31,7 @@ export async function runContainerNode(opts: ContainerOptions): Promise<PowerAct
     mode: 'container',
     stateDir: opts.stateDir,
     apiAddress: opts.apiAddress ?? DEFAULT_CONTAINER_API_ADDRESS,
+    ...(opts.trustdAddress ? { trustdAddress: opts.trustdAddress } : {}),
     ...(preloadConfig !== undefined ? { preloadConfig } : {}),
     ...(opts.console ? { console: opts.console } : {}),
     ...(opts.componentsRoot ? { componentsRoot: opts.componentsRoot } : {}),

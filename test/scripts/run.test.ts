@@ -104,7 +104,12 @@ describe('make run', () => {
   it('exits non-zero within 10 s on a busy port, naming PORT=, before building or starting QEMU', async () => {
     const port = await occupiedPort();
     const qemu = fakeQemu('exit 0');
-    const r = await runCommand('make', ['--no-print-directory', 'run', `PORT=${port}`], qemu.env, 20_000);
+    const r = await runCommand(
+      'make',
+      ['--no-print-directory', 'run', `PORT=${port}`, `K8S_PORT=${await freePort()}`],
+      qemu.env,
+      20_000,
+    );
     expect(r.code, r.stderr).not.toBe(0);
     expect(r.ms).toBeLessThan(10_000);
     expect(r.stderr).toContain(`run: 127.0.0.1:${port} is in use; pick another with make run PORT=`);
@@ -118,10 +123,27 @@ describe('scripts/run.ts', () => {
   it('refuses a busy port before it starts QEMU', async () => {
     const port = await occupiedPort();
     const qemu = fakeQemu('exit 0');
-    const r = await runScript(['--iso', isoFile(), '--port', String(port)], qemu.env);
+    const r = await runScript(
+      ['--iso', isoFile(), '--port', String(port), '--k8s-port', String(await freePort())],
+      qemu.env,
+    );
     expect(r.code).toBe(1);
     expect(r.stderr).toMatch(
       new RegExp(`127\\.0\\.0\\.1:${port} is in use; pick another with make run PORT=\\d+`),
+    );
+    expect(existsSync(qemu.started)).toBe(false);
+  });
+
+  it('refuses a busy Kubernetes port, naming K8S_PORT=, before it starts QEMU', async () => {
+    const k8s = await occupiedPort();
+    const qemu = fakeQemu('exit 0');
+    const r = await runScript(
+      ['--iso', isoFile(), '--port', String(await freePort()), '--k8s-port', String(k8s)],
+      qemu.env,
+    );
+    expect(r.code).toBe(1);
+    expect(r.stderr).toMatch(
+      new RegExp(`127\\.0\\.0\\.1:${k8s} is in use; pick another with make run K8S_PORT=\\d+`),
     );
     expect(existsSync(qemu.started)).toBe(false);
   });
@@ -130,7 +152,16 @@ describe('scripts/run.ts', () => {
     const qemu = fakeQemu("echo 'qemu-system-x86_64: -m 2048: refused for the test' >&2\nexit 3");
     const config = join(tempDir(), 'controlplane.yaml');
     const r = await runScript(
-      ['--iso', isoFile(), '--port', String(await freePort()), '--config', config],
+      [
+        '--iso',
+        isoFile(),
+        '--port',
+        String(await freePort()),
+        '--k8s-port',
+        String(await freePort()),
+        '--config',
+        config,
+      ],
       qemu.env,
     );
     // not held until the wait for maintenance mode times out (300 s; the test's limit kills it at 60 s)
@@ -142,7 +173,14 @@ describe('scripts/run.ts', () => {
 
   it('passes on what the real QEMU says when it refuses the boot medium', async () => {
     const notAFile = tempDir(); // exists, so it reaches QEMU, which wants a regular file
-    const r = await runScript(['--iso', notAFile, '--port', String(await freePort())]);
+    const r = await runScript([
+      '--iso',
+      notAFile,
+      '--port',
+      String(await freePort()),
+      '--k8s-port',
+      String(await freePort()),
+    ]);
     expect(r.stderr, 'needs QEMU: scripts/host-packages.sh qemu').not.toContain('could not be started');
     expect(r.code).toBe(1);
     expect(r.stderr).toMatch(new RegExp(`^qemu-system-x86_64: -drive file=${notAFile}.*regular file`, 'm'));
@@ -150,10 +188,13 @@ describe('scripts/run.ts', () => {
 
   it('ends with 127 and says what to install when there is no QEMU', async () => {
     const empty = tempDir();
-    const r = await runScript(['--iso', isoFile(), '--port', String(await freePort())], {
-      ...process.env,
-      PATH: empty,
-    });
+    const r = await runScript(
+      ['--iso', isoFile(), '--port', String(await freePort()), '--k8s-port', String(await freePort())],
+      {
+        ...process.env,
+        PATH: empty,
+      },
+    );
     expect(r.code).toBe(127);
     expect(r.stderr).toContain('qemu-system-x86_64 could not be started');
     expect(r.stderr).toContain('scripts/host-packages.sh qemu');
@@ -173,7 +214,16 @@ describe('scripts/run.ts', () => {
     );
     const disk = join(dir, 'node.raw');
     const r = await runScript(
-      ['--iso', isoFile(), '--port', String(await freePort()), '--disk', disk],
+      [
+        '--iso',
+        isoFile(),
+        '--port',
+        String(await freePort()),
+        '--k8s-port',
+        String(await freePort()),
+        '--disk',
+        disk,
+      ],
       qemu.env,
     );
     expect(r.code, r.stderr).toBe(0);
@@ -204,7 +254,16 @@ describe('scripts/run.ts', () => {
     }
     rmSync(calls);
     const again = await runScript(
-      ['--iso', isoFile(), '--port', String(await freePort()), '--disk', installed],
+      [
+        '--iso',
+        isoFile(),
+        '--port',
+        String(await freePort()),
+        '--k8s-port',
+        String(await freePort()),
+        '--disk',
+        installed,
+      ],
       qemu.env,
     );
     expect(again.code, again.stderr).toBe(0);
@@ -223,7 +282,10 @@ describe('scripts/run.ts', () => {
         "echo '[keel] apply a config: keelctl apply-config --insecure --nodes 10.0.2.15 --file controlplane.yaml'",
       ].join('\n'),
     );
-    const r = await runScript(['--iso', isoFile(), '--port', String(port)], qemu.env);
+    const r = await runScript(
+      ['--iso', isoFile(), '--port', String(port), '--k8s-port', String(await freePort())],
+      qemu.env,
+    );
     expect(r.code, r.stderr).toBe(0);
     const lines = r.stdout.split('\n');
     const at = lines.indexOf(

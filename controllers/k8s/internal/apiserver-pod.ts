@@ -25,6 +25,7 @@ import {
   type Obj,
   podResources,
   staticPod,
+  TERMINATION_MESSAGE_POLICY,
 } from './static-pod-common.js';
 
 const ID = 'kube-apiserver';
@@ -183,6 +184,7 @@ export function apiServerPod(
         mount('audit', POD_AUDIT_LOG_DIR, false),
         ...extraMounts(cfg.extraVolumes),
       ],
+      terminationMessagePolicy: TERMINATION_MESSAGE_POLICY,
       // the binary carries cap_net_bind_service=+ep, so it cannot start without the capability
       securityContext: containerSecurity(['NET_BIND_SERVICE']),
     },

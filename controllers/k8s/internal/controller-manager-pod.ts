@@ -21,6 +21,7 @@ import {
   podResources,
   SLOW_START,
   staticPod,
+  TERMINATION_MESSAGE_POLICY,
 } from './static-pod-common.js';
 
 const ID = 'kube-controller-manager';
@@ -92,6 +93,7 @@ export function controllerManagerPod(
       volumeMounts: [mount('secrets', inPod.secrets(ID), true), ...extraMounts(cfg.extraVolumes)],
       livenessProbe: httpsProbe('/healthz', PORT, LIVENESS_TIMEOUT),
       startupProbe: httpsProbe('/healthz', PORT, SLOW_START),
+      terminationMessagePolicy: TERMINATION_MESSAGE_POLICY,
       securityContext: containerSecurity(),
     },
     volumes: [hostPathVolume('secrets', `${dirs.secretsDir}/${ID}`), ...extraVolumes(cfg.extraVolumes)],

@@ -21,6 +21,7 @@ import {
   podResources,
   SLOW_START,
   staticPod,
+  TERMINATION_MESSAGE_POLICY,
 } from './static-pod-common.js';
 
 const ID = 'kube-scheduler';
@@ -80,6 +81,7 @@ export function schedulerPod(
       livenessProbe: httpsProbe(health.liveness, PORT, LIVENESS_TIMEOUT),
       readinessProbe: httpsProbe(health.readiness, PORT),
       startupProbe: httpsProbe(health.startup, PORT, SLOW_START),
+      terminationMessagePolicy: TERMINATION_MESSAGE_POLICY,
       securityContext: containerSecurity(),
     },
     volumes: [

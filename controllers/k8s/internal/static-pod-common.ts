@@ -1,6 +1,7 @@
 // What the control plane's three static pods share, as upstream's ControlPlaneStaticPodController builds
 // them (in the order its JSON has them): labels and annotations, the environment, requests and limits
-// with GOMEMLIMIT, host path volumes and their mounts, the security contexts and HTTPS probes.
+// with GOMEMLIMIT, host path volumes and their mounts, the security contexts, HTTPS probes and (Keel's)
+// the termination message policy.
 import type { ExtraVolume, Resources } from '../../../resources/k8s/index.js';
 import { type ControlPlaneComponent, RUN_AS } from '../static-pod-paths.js';
 import { quantityValue } from './quantity.js';
@@ -94,6 +95,14 @@ export const SLOW_START: Obj = { periodSeconds: 5, failureThreshold: 60, timeout
 
 /** upstream's liveness timeout for the controller manager; Keel's for the scheduler too (see SLOW_START) */
 export const LIVENESS_TIMEOUT: Obj = { timeoutSeconds: 15 };
+
+/**
+ * Keel's addition (upstream sets none, so the kubelet's default `File` applies): a component that exits
+ * with an error and wrote no termination message (all of them: they only log), on bad arguments say,
+ * gets the tail of its log as its terminated state's message, so the pod's status (and StaticPodStatus)
+ * says why without reading the container's log.
+ */
+export const TERMINATION_MESSAGE_POLICY = 'FallbackToLogsOnError';
 
 export const httpsProbe = (path: string, port: number, extra: Obj = {}): Obj => ({
   httpGet: { path, port, host: 'localhost', scheme: 'HTTPS' },

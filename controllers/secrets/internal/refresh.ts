@@ -6,6 +6,8 @@ import { nextRenewalMs } from './leaf.js';
 export interface RenewalTimer {
   /** arm replaces the pending wake-up with one at the first half-life among `certs` */
   arm(certs: readonly (string | null | undefined)[]): void;
+  /** armIn replaces the pending wake-up with one in `ms` (none for undefined) */
+  armIn(ms: number | undefined): void;
   /** stop cancels the pending wake-up; the run loop calls it on the way out */
   stop(): void;
 }
@@ -20,12 +22,13 @@ export function renewalTimer(
     cancel?.();
     cancel = undefined;
   };
+  const armIn = (ms: number | undefined) => {
+    stop();
+    if (ms !== undefined) cancel = clock.schedule(ms, () => rt.queueReconcile());
+  };
   return {
-    arm(certs) {
-      stop();
-      const ms = nextRenewalMs(certs, clock.now());
-      if (ms !== undefined) cancel = clock.schedule(ms, () => rt.queueReconcile());
-    },
+    arm: (certs) => armIn(nextRenewalMs(certs, clock.now())),
+    armIn,
     stop,
   };
 }

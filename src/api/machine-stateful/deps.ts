@@ -2,6 +2,7 @@
 // node wiring hands in (the events bus, the services supervisor, the log rings, the config store,
 // containerd's socket).
 import type { Config } from '../../config/index.js';
+import type { CoreState } from '../../cosi/state/core.js';
 import type { EtcdClient } from '../../etcd/index.js';
 import type { ContainerdHost } from '../containers/index.js';
 
@@ -114,6 +115,12 @@ export interface StatefulDeps {
   readonly containerd?: ContainerdHost;
   /** the node's META; 'unsupported' on a container node, which has none */
   readonly meta?: MetaHostLike | 'unsupported';
+  /**
+   * the node's COSI state, read-only: the cluster health check reads this node's facts there (and its
+   * API client certificate to ask other nodes); without it, or services and etcd, HealthCheck stays
+   * unimplemented
+   */
+  readonly state?: Pick<CoreState, 'get' | 'list'>;
   /** new actor ids for requests that start something; default random UUIDs */
   readonly newActorId?: () => string;
 }

@@ -1,7 +1,7 @@
 // MachineService.Bootstrap and the Etcd* RPCs, on the node's EtcdHost: member list and removal, leaving
 // the cluster, forfeiting leadership, status, alarms, defragmentation, streamed snapshots and the upload
 // of one to recover from. etcd's own refusals keep their gRPC code, with upstream's words around them.
-import { type EtcdClient, EtcdError } from '../../etcd/index.js';
+import { type EtcdClient, EtcdError, type EtcdMember } from '../../etcd/index.js';
 import { ApiError, type ApiErrorCode } from '../errors.js';
 import {
   type ApiMessage,
@@ -45,6 +45,17 @@ async function withClient<T>(
   }
 }
 
+/**
+ * listEtcdMembers is EtcdMemberList's answer before it is put in messages: this node's member alone, or the
+ * cluster's members as its etcd sees them. The cluster health check reads the same list.
+ */
+export async function listEtcdMembers(etcd: EtcdHost, scope: 'local' | 'cluster'): Promise<EtcdMember[]> {
+  await etcd.ready('member list');
+  return withClient(etcd, scope, (c) => c.memberList()).catch((e: unknown) => {
+    throw wrapped('failed to list etcd members', e);
+  });
+}
+
 const alarmMessages = (alarms: readonly { memberId: string; alarm: string }[]) =>
   alarms.map((a) => ({ member_id: a.memberId, alarm: a.alarm }));
 
@@ -62,12 +73,7 @@ export function etcdHandlers(etcd: EtcdHost): Record<string, Handler> {
     }),
 
     [`${M}EtcdMemberList`]: unaryHandler(async (req) => {
-      await etcd.ready('member list');
-      const members = await withClient(etcd, req.query_local === true ? 'local' : 'cluster', (c) =>
-        c.memberList(),
-      ).catch((e: unknown) => {
-        throw wrapped('failed to list etcd members', e);
-      });
+      const members = await listEtcdMembers(etcd, req.query_local === true ? 'local' : 'cluster');
       return {
         messages: [
           {

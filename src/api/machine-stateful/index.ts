@@ -1,9 +1,10 @@
 // src/api/machine-stateful: the machine RPCs that change or follow the node — apply-config, events,
-// services, logs, containers and images, client config, kubeconfig, power — built on what the node wiring hands in (see deps.ts).
+// services, logs, containers and images, client config, kubeconfig, power — and the cluster health check,
+// built on what the node wiring hands in (see deps.ts).
 import { randomUUID } from 'node:crypto';
+import { clusterHandlers } from '../cluster/index.js';
 import { containersHandlers } from '../containers/index.js';
-import { ApiError } from '../errors.js';
-import { type HandlerMap, serverStreamHandler } from '../handlers.js';
+import type { HandlerMap } from '../handlers.js';
 import { applyConfigurationHandler } from './apply-configuration.js';
 import { generateClientConfigurationHandler } from './client-config.js';
 import type { StatefulDeps } from './deps.js';
@@ -29,14 +30,6 @@ export { KUBECONFIG_ENTRY, kubeconfigHandler } from './kubeconfig.js';
 export { serviceInfoMessage } from './services.js';
 
 const M = '/machine.MachineService/';
-
-/** clusterHealthCheckHandler answers honestly: the checks upstream runs are about etcd and Kubernetes. */
-const clusterHealthCheckHandler = serverStreamHandler(async () => {
-  throw new ApiError(
-    'unimplemented',
-    '/cluster.ClusterService/HealthCheck is not implemented: its checks (etcd, Kubernetes nodes and pods) need subsystems Keel does not run yet',
-  );
-});
 
 /** statefulHandlers is the handler map; RPCs whose dependency is absent stay UNIMPLEMENTED. */
 export function statefulHandlers(deps: StatefulDeps): HandlerMap {
@@ -76,6 +69,8 @@ export function statefulHandlers(deps: StatefulDeps): HandlerMap {
     ...(deps.clients
       ? { [`${M}GenerateClientConfiguration`]: generateClientConfigurationHandler(deps.clients) }
       : {}),
-    '/cluster.ClusterService/HealthCheck': clusterHealthCheckHandler,
+    ...(deps.state && deps.services && deps.etcd
+      ? clusterHandlers({ config: deps.config, services: deps.services, etcd: deps.etcd, state: deps.state })
+      : {}),
   };
 }

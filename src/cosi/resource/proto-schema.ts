@@ -39,6 +39,8 @@ export type ProtoField =
   | { readonly no: number; readonly kind: 'timestamp'; readonly repeated?: boolean }
   /** google.protobuf.Duration, held as milliseconds */
   | { readonly no: number; readonly kind: 'duration'; readonly repeated?: boolean }
+  /** google.protobuf.Struct, held as a plain JSON object (a Go map[string]any) */
+  | { readonly no: number; readonly kind: 'struct'; readonly repeated?: boolean }
   /** map<key, value>, held as a plain record */
   | {
       readonly no: number;

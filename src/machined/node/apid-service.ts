@@ -3,7 +3,7 @@
 import { hostname } from 'node:os';
 import type { HandlerMap } from '../../api/handlers.js';
 import { startApiServer } from '../../api/server.js';
-import type { VersionInfo } from '../../api/version.js';
+import type { PlatformInfo, VersionInfo } from '../../api/version.js';
 import type { State } from '../../cosi/state/state.js';
 import { inProcessRunner, type ServiceDefinition } from '../services/index.js';
 import { followIdentity, waitForIdentity } from './api-identity.js';
@@ -16,6 +16,8 @@ export interface ApidServiceOptions {
   readonly address: () => string;
   readonly handlers: HandlerMap;
   readonly version?: VersionInfo;
+  /** what Version reports as the platform (the health check's size checks leave container nodes out) */
+  readonly platform?: PlatformInfo;
   /** told the bound address once the port listens */
   readonly onListening: (address: string) => void;
 }
@@ -43,6 +45,7 @@ export function apidService(opts: ApidServiceOptions): ServiceDefinition {
           // a `nodes` entry naming one of these (and no other port) is this node, served in place
           localNames: () => [...nodeAddresses(), hostname()],
           ...(opts.version ? { version: opts.version } : {}),
+          ...(opts.platform ? { platform: opts.platform } : {}),
           signal,
         });
         log.write(`serving the machine API with mutual TLS on ${server.address}\n`);

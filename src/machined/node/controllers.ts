@@ -31,6 +31,8 @@ export interface ControllerOptions {
   readonly staticPods?: StaticPodDirs;
   /** a container node: it shares its host's kernel */
   readonly container?: boolean;
+  /** the port a worker asks trustd on at its control planes; default upstream's 50001 */
+  readonly trustdPort?: number;
 }
 
 /** loadControllers evaluates the controllers' modules (once) and makes the controllers a node registers. */
@@ -70,7 +72,7 @@ export async function loadControllers(events: EventBus, opts: ControllerOptions 
     ...(block ? await block.blockControllers() : []),
     ...(kernelParams ? kernelParams.kernelParamControllers() : []),
     ...CONFIG_CONTROLLERS,
-    ...secretsControllers(),
+    ...secretsControllers(opts.trustdPort !== undefined ? { trustdPort: opts.trustdPort } : {}),
     serviceController(events),
     ...(etcd && opts.etcd ? etcd.etcdControllers(opts.etcd) : []),
     ...(cri && opts.containerd ? cri.criControllers(opts.containerd) : []),

@@ -8,6 +8,7 @@ import { containerdSocket } from '../../../controllers/cri/containerd.js';
 import { kubeletPathsUnder } from '../../../controllers/k8s/kubelet-paths.js';
 import { staticPodDirsUnder } from '../../../controllers/k8s/static-pod-paths.js';
 import { RUNNING_MAINTENANCE_TASK } from '../../../controllers/runtime/machine-stage.js';
+import { isControlPlane } from '../../../resources/config/machine-type.js';
 import { NODE_ADDRESS_CURRENT_ID, NodeAddress } from '../../../resources/network/index.js';
 import {
   COMPONENTS_LAYER_ID,
@@ -20,6 +21,7 @@ import { systemInfoHandlers } from '../../api/machine/index.js';
 import { type StatefulDeps, statefulHandlers } from '../../api/machine-stateful/index.js';
 import type { ApiServer } from '../../api/server.js';
 import { keelVersion } from '../../api/version.js';
+import { accessors } from '../../config/index.js';
 import { nextTurn } from '../../cosi/controller/index.js';
 import type { State } from '../../cosi/state/state.js';
 import { BOOT_ID_PATH } from '../boot-id.js';
@@ -64,6 +66,7 @@ import type { ResetPlan } from './reset-plan.js';
 import type { Node, NodeOptions, NodeStart } from './start-node.js';
 import { followStateVolume } from './state-volume.js';
 import { publishMachineStatus } from './status-publisher.js';
+import { portOf, trustdAddressFor, trustdService } from './trustd-service.js';
 import { UDEVD_SERVICE, udevdService } from './udevd-service.js';
 import { openVolumeLifecycle, teardownVolumeLifecycle } from './volume-lifecycle.js';
 
@@ -88,6 +91,7 @@ export async function runNode(start: NodeStart): Promise<Node> {
     },
   });
   const { state, runtime, bootId } = machined;
+  const trustdAddress = () => opts.trustdAddress ?? trustdAddressFor(start.address());
   // read into memory at the start; from now on out of every workload's sight, as upstream
   if (!container && start.sources.embedded.kind === 'present') maskEmbeddedConfig(mlog.line);
 
@@ -184,6 +188,7 @@ export async function runNode(start: NodeStart): Promise<Node> {
         kubelet: kubeletPaths,
         staticPods: staticPodDirsUnder(root),
         container,
+        trustdPort: portOf(trustdAddress()),
         ...(network ? { network } : {}),
       })) {
         await nextTurn();
@@ -230,6 +235,7 @@ export async function runNode(start: NodeStart): Promise<Node> {
   });
   const deps: StatefulDeps = {
     config: host,
+    state,
     events: { watch: (o) => events.watch(o), newId: () => xids.next(Date.now()) },
     services: supervisor,
     logs,
@@ -269,6 +275,8 @@ export async function runNode(start: NodeStart): Promise<Node> {
       address: start.address,
       handlers,
       ...(opts.version ? { version: opts.version } : {}),
+      // upstream's platform name and mode: Keel runs on metal, or as a container for tests
+      platform: container ? { name: 'container', mode: 'container' } : { name: 'metal', mode: 'metal' },
       onListening: (a) => {
         out(`[machined] api: serving with mutual TLS on ${a}`);
         opts.onApiListening?.('mutual TLS');
@@ -343,6 +351,9 @@ export async function runNode(start: NodeStart): Promise<Node> {
     const { signal } = stopFeeds;
     if (!container && (await installIfAsked({ state, cfg, run: install, log: mlog.line, signal })))
       return void machined.shutdown('reboot');
+    // as upstream's StartAllServices: trustd on control planes only, started with the other services
+    if (isControlPlane(accessors(cfg).machineType()))
+      supervisor.load(trustdService({ state, address: trustdAddress }));
     // from now on the machine's stage and readiness are runtime.MachineStatusController's, from the boot
     // sequence's events, the clock, the network and the services
     await sequencer.run('boot');

@@ -28,6 +28,11 @@ export interface NodeOptions {
   readonly stateDir: string;
   /** `host:port`; default 127.0.0.1:50000 in container mode, 0.0.0.0:50000 as PID 1 */
   readonly apiAddress?: string;
+  /**
+   * `host:port` trustd listens on (control planes) and whose port a worker asks its control planes on;
+   * default the API's host on the port after the API's (50001 beside 50000)
+   */
+  readonly trustdAddress?: string;
   /** config text to store when the state directory has none yet */
   readonly preloadConfig?: string;
   /** the console: maintenance hints and machined's log lines */

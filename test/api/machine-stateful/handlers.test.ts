@@ -309,7 +309,7 @@ describe('client configuration, reset and health', () => {
     ).toBe(status.PERMISSION_DENIED);
   });
 
-  it('answers Reset and HealthCheck with Unimplemented and a reason', async () => {
+  it('answers Reset with Unimplemented and a reason; HealthCheck too without the state and etcd it reads', async () => {
     const reset = await errorOf(callUnary(machine, 'Reset', {}));
     expect(reset.code).toBe(status.UNIMPLEMENTED);
     expect(reset.details).toContain('disk');

@@ -148,6 +148,8 @@ describe('the kube-apiserver pod', () => {
               { name: 'config', readOnly: true, mountPath: C },
               { name: 'audit', mountPath: '/var/log/audit/kube' },
             ],
+            // Keel's: the log's tail is the message of a container that exits on an error
+            terminationMessagePolicy: 'FallbackToLogsOnError',
             securityContext: {
               capabilities: { add: ['NET_BIND_SERVICE'], drop: ['ALL'] },
               allowPrivilegeEscalation: false,
@@ -287,6 +289,7 @@ describe('the kube-controller-manager pod', () => {
       timeoutSeconds: 5,
     });
     expect(c.livenessProbe).toEqual({ httpGet: get, timeoutSeconds: 15 });
+    expect(c.terminationMessagePolicy).toBe('FallbackToLogsOnError');
     expect(c.securityContext).toEqual({
       capabilities: { drop: ['ALL'] },
       allowPrivilegeEscalation: false,
@@ -351,6 +354,7 @@ describe('the kube-scheduler pod', () => {
     );
     const oldCtr = ((old.spec as Record<string, unknown>).containers as Record<string, unknown>[])[0]!;
     expect(oldCtr.readinessProbe).toEqual(probe('/healthz'));
+    expect(ctr.terminationMessagePolicy).toBe('FallbackToLogsOnError');
     expect(() => schedulerCommand({ ...SCHED, extraArgs: { config: { values: ['/x'] } } })).toThrow(
       'extra arg "config" is not allowed',
     );

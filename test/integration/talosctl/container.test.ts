@@ -280,6 +280,34 @@ describe('talosctl against a container node', () => {
     );
   });
 
+  it('get nodelabelspecs, nodetaintspecs: the control plane’s role label and NoSchedule taint, as upstream decides them', async () => {
+    const ROLE = 'node-role.kubernetes.io/control-plane';
+    const labels = works(await tc('get', 'nodelabelspecs'));
+    expect(labels).toMatch(/^NODE\s+NAMESPACE\s+TYPE\s+ID\s+VERSION\s+VALUE\n/);
+    expect(labels).toMatch(
+      new RegExp(`\\sk8s\\s+NodeLabelSpec\\s+${ROLE.replaceAll('.', '\\.')}\\s+\\d+\\s*\\n`),
+    );
+    // talosctl's generated control plane config asks for it too
+    expect(labels).toMatch(
+      /\sk8s\s+NodeLabelSpec\s+node\.kubernetes\.io\/exclude-from-external-load-balancers\s+\d+\s*\n/,
+    );
+    expect(works(await tc('get', 'nodelabelspecs', ROLE, '-o', 'yaml'))).toContain(
+      `spec:\n    key: ${ROLE}\n    value: ""\n`,
+    );
+    const taints = works(await tc('get', 'nodetaintspecs'));
+    expect(taints).toMatch(/^NODE\s+NAMESPACE\s+TYPE\s+ID\s+VERSION\s+EFFECT\s+VALUE\n/);
+    expect(taints).toMatch(
+      new RegExp(`\\sk8s\\s+NodeTaintSpec\\s+${ROLE.replaceAll('.', '\\.')}\\s+\\d+\\s+NoSchedule\\s*\\n`),
+    );
+    // the generated config sets no annotation, and a running node is not cordoned
+    expect(works(await tc('get', 'nodeannotationspecs')).trim()).toMatch(
+      /^(NODE\s+NAMESPACE\s+TYPE\s+ID\s+VERSION\s+VALUE)?$/,
+    );
+    expect(works(await tc('get', 'nodecordonedspecs')).trim()).toMatch(
+      /^(NODE\s+NAMESPACE\s+TYPE\s+ID\s+VERSION)?$/,
+    );
+  });
+
   it('services and service <id>, machined included', async () => {
     const list = works(await tc('services'));
     expect(list).toMatch(/^NODE\s+SERVICE\s+STATE\s+HEALTH\s+LAST CHANGE\s+LAST EVENT/);

@@ -1,10 +1,11 @@
 // An API server in the test's process that the stock talosctl trusts: its certificate comes from the OS CA
 // of a config talosctl generated, so the talosconfig beside it works. For what a container node cannot be
-// yet (a worker's apid takes its certificate from trustd).
+// yet (a worker's apid takes its certificate from trustd) or cannot hold (a real kubelet's pod statuses).
 import { readFileSync } from 'node:fs';
 import { parse } from 'yaml';
 import type { HandlerMap } from '../../../src/api/handlers.js';
 import { type ApiServer, startApiServer } from '../../../src/api/server.js';
+import type { CoreState } from '../../../src/cosi/state/core.js';
 import { newInmemState } from '../../../src/cosi/state/inmem/index.js';
 import { issueCertificate, profiles } from '../../../src/pki/index.js';
 
@@ -18,8 +19,15 @@ export function caOf(configPath: string, section: 'machine' | 'cluster'): CA {
   return { crt: pem(ca.crt), key: ca.key ? pem(ca.key) : '' };
 }
 
-/** startInProcessApi serves `handlers` with mutual TLS on 127.0.0.1, as a node of that config's cluster. */
-export async function startInProcessApi(controlplanePath: string, handlers: HandlerMap): Promise<ApiServer> {
+/**
+ * startInProcessApi serves `handlers`, and `state` read-only as the COSI state, with mutual TLS on
+ * 127.0.0.1, as a node of that config's cluster.
+ */
+export async function startInProcessApi(
+  controlplanePath: string,
+  handlers: HandlerMap,
+  state: CoreState = newInmemState(),
+): Promise<ApiServer> {
   const osCA = caOf(controlplanePath, 'machine');
   const server = await issueCertificate(
     osCA,
@@ -28,7 +36,7 @@ export async function startInProcessApi(controlplanePath: string, handlers: Hand
   return startApiServer({
     address: '127.0.0.1:0',
     mode: 'normal',
-    state: newInmemState(),
+    state,
     identity: { ca: osCA.crt, server },
     handlers,
   });

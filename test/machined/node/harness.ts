@@ -6,11 +6,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
+import { freePort } from '../../../scripts/lib/free-port.js';
 
 const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
 const ENTRY = join(ROOT, 'src/machined/container-entry.ts');
 
-export { freePort } from '../../../scripts/lib/free-port.js';
+export { freePort };
 
 export interface NodeProcess {
   readonly child: ChildProcess;
@@ -33,11 +34,18 @@ export function tempStateDir(): string {
   return d;
 }
 
+/**
+ * spawnNode starts a container node with its API on `port`. A control plane's trustd gets a free port too
+ * unless `extra` names one (`--trustd-address`): the default 50001 would have two tests' nodes contend.
+ */
 export async function spawnNode(stateDir: string, port: number, extra: string[] = []): Promise<NodeProcess> {
   const address = `127.0.0.1:${port}`;
+  const trustd = extra.includes('--trustd-address')
+    ? []
+    : ['--trustd-address', `127.0.0.1:${await freePort()}`];
   const child = spawn(
     process.execPath,
-    ['--import', 'tsx', ENTRY, '--state-dir', stateDir, '--api-address', address, ...extra],
+    ['--import', 'tsx', ENTRY, '--state-dir', stateDir, '--api-address', address, ...trustd, ...extra],
     { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] },
   );
   children.add(child);

@@ -2,7 +2,9 @@
 //
 // Supported: literal text around {…} actions; `.field` (with `\` escapes), `['field']`, `.*`,
 // `..field` (recursive descent), `[n]`, `[-n]`, `[start:end:step]`, `[*]`, unions `[0,2]`, quoted
-// text `{"x"}`, and `$`/`@` as the root. Filters, range/end and literals are rejected at parse time.
+// text `{"x"}`, `$`/`@` as the root, and filters `[?(@.a)]`, `[?(@.a OP x)]` (OP one of == != < > <=
+// >=, x a path, a quoted string or a number), which upstream's print columns use
+// (`{.conditions[?(@.type=="Ready")].status}`). Range/end and bare literals are rejected at parse time.
 // Evaluation and printing follow client-go: a missing key yields nothing, an out-of-range index is
 // an error, maps and slices print as compact JSON, null as "null", several results join with spaces.
 
@@ -32,7 +34,19 @@ type Step =
   | { readonly kind: 'recursive' }
   | { readonly kind: 'array'; readonly params: readonly [Param, Param, Param] }
   | { readonly kind: 'union'; readonly branches: readonly (readonly Step[])[] }
-  | { readonly kind: 'text'; readonly text: string };
+  | { readonly kind: 'text'; readonly text: string }
+  /** a number in a filter's comparison: an int (bigint) or a float, as client-go parses it */
+  | { readonly kind: 'literal'; readonly value: GoValue }
+  | {
+      readonly kind: 'filter';
+      readonly left: readonly Step[];
+      /** `exists` when the filter names only a path */
+      readonly op: FilterOp;
+      readonly right: readonly Step[];
+    };
+
+type FilterOp = 'exists' | '==' | '!=' | '<' | '>' | '<=' | '>=';
+const FILTER_OPS: readonly string[] = ['==', '!=', '<', '>', '<=', '>='];
 
 type Part =
   | { readonly kind: 'text'; readonly text: string }
@@ -77,7 +91,10 @@ function parseActionSteps(template: string, src: string): Step[] {
   let i = 0;
   while (i < src.length) {
     const c = src[i]!;
-    if (src.startsWith('[?(', i)) throw new JSONPathError(template, 'filters are not supported');
+    if (src.startsWith('[?(', i)) {
+      i = parseFilter(template, src, i, steps);
+      continue;
+    }
     if (src.startsWith('..', i)) {
       if (steps.at(-1)?.kind === 'recursive')
         throw new JSONPathError(template, 'invalid multiple recursive descent');
@@ -114,6 +131,47 @@ function parseActionSteps(template: string, src: string): Step[] {
     throw new JSONPathError(template, `unsupported character in action: ${JSON.stringify(c)} at ${i}`);
   }
   return steps;
+}
+
+/**
+ * parseFilter reads `[?(…)]` from src[start] as client-go's parser does: up to the first `)` outside
+ * quotes, which a `]` must follow; then `left OP right`, or a bare path that must exist.
+ */
+function parseFilter(template: string, src: string, start: number, steps: Step[]): number {
+  const from = start + 3;
+  let quote = '';
+  let i = from;
+  for (; ; i++) {
+    if (i >= src.length || src[i] === '\n') throw new JSONPathError(template, 'unterminated filter');
+    const c = src[i]!;
+    if (quote) {
+      if (c === quote && src[i - 1] !== '\\') quote = '';
+    } else if (c === '"' || c === "'") quote = c;
+    else if (c === ')') break;
+  }
+  if (src[i + 1] !== ']') throw new JSONPathError(template, 'unclosed array expect ]');
+  const text = src.slice(from, i);
+  const m = /^([^!<>=]+)([!<>=]+)(.+?)$/s.exec(text);
+  if (!m) steps.push({ kind: 'filter', left: parseActionSteps(template, text), op: 'exists', right: [] });
+  else {
+    if (!FILTER_OPS.includes(m[2]!))
+      throw new JSONPathError(template, `unrecognized filter operator ${m[2]}`);
+    steps.push({
+      kind: 'filter',
+      left: parseActionSteps(template, m[1]!),
+      op: m[2] as FilterOp,
+      right: parseOperand(template, m[3]!),
+    });
+  }
+  return i + 2;
+}
+
+/** parseOperand: a number is a literal (an int unless it has a point), anything else a path or quoted text. */
+function parseOperand(template: string, src: string): Step[] {
+  const t = src.trim();
+  if (/^-?\d+$/.test(t)) return [{ kind: 'literal', value: BigInt(t) }];
+  if (/^-?\d+\.\d*$/.test(t)) return [{ kind: 'literal', value: Number(t) }];
+  return parseActionSteps(template, src);
 }
 
 function readField(src: string, start: number, steps: Step[]): number {
@@ -258,9 +316,93 @@ function walk(template: string, input: readonly GoValue[], steps: readonly Step[
       case 'text':
         cur = [s.text];
         break;
+      case 'literal':
+        cur = [s.value];
+        break;
+      case 'filter':
+        cur = filter(template, cur, s);
+        break;
     }
   }
   return cur;
+}
+
+/** filter keeps the items of each list for which the comparison holds (client-go's evalFilter). */
+function filter(
+  template: string,
+  input: readonly GoValue[],
+  s: Extract<Step, { kind: 'filter' }>,
+): GoValue[] {
+  const out: GoValue[] = [];
+  for (const v of input) {
+    if (!Array.isArray(v))
+      throw new JSONPathError(template, `${goPrint(v)} is not array or slice and cannot be filtered`);
+    for (const item of v) {
+      const lefts = walk(template, [item], s.left);
+      if (s.op === 'exists') {
+        if (lefts.length > 0) out.push(item);
+        continue;
+      }
+      const rights = walk(template, [item], s.right);
+      if (lefts.length === 0 || rights.length === 0) continue;
+      if (lefts.length > 1 || rights.length > 1)
+        throw new JSONPathError(template, 'can only compare one element at a time');
+      if (compare(template, lefts[0]!, s.op, rights[0]!)) out.push(item);
+    }
+  }
+  return out;
+}
+
+type BasicKind = 'bool' | 'int' | 'float' | 'string';
+
+const basicKind = (template: string, v: GoValue): BasicKind => {
+  switch (typeof v) {
+    case 'boolean':
+      return 'bool';
+    case 'bigint':
+      return 'int';
+    case 'number':
+      return 'float';
+    case 'string':
+      return 'string';
+    default:
+      throw new JSONPathError(template, 'invalid type for comparison');
+  }
+};
+
+/** compare is text/template's eq/ne/lt/…, as client-go's fork has them: both sides of one basic kind. */
+function compare(template: string, a: GoValue, op: Exclude<FilterOp, 'exists'>, b: GoValue): boolean {
+  const ka = basicKind(template, a);
+  const kb = basicKind(template, b);
+  if (ka !== kb) throw new JSONPathError(template, 'incompatible types for comparison');
+  if (op === '==') return a === b;
+  if (op === '!=') return a !== b;
+  if (ka === 'bool') throw new JSONPathError(template, 'invalid type for comparison');
+  const x = a as string | number | bigint;
+  const y = b as string | number | bigint;
+  const less = x < y;
+  switch (op) {
+    case '<':
+      return less;
+    case '<=':
+      return less || x === y;
+    case '>':
+      return !less && x !== y;
+    case '>=':
+      return !less;
+  }
+}
+
+/** goPrint is fmt's %v of a decoded value, for error messages. */
+function goPrint(v: GoValue): string {
+  if (v === null) return '<nil>';
+  if (Array.isArray(v)) return `[${v.map(goPrint).join(' ')}]`;
+  if (isMap(v))
+    return `map[${Object.keys(v)
+      .sort()
+      .map((k) => `${k}:${goPrint(v[k]!)}`)
+      .join(' ')}]`;
+  return printValue(v);
 }
 
 /** printValue is how client-go prints one result: JSON for maps and lists, fmt.Print for the rest. */

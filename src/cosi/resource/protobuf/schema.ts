@@ -44,6 +44,7 @@ export const WIRE: Readonly<Record<Kind, WireType>> = {
   message: WireType.Bytes,
   timestamp: WireType.Bytes,
   duration: WireType.Bytes,
+  struct: WireType.Bytes,
   map: WireType.Bytes,
 };
 
@@ -112,6 +113,9 @@ function zeroOf(f: Compiled): unknown {
     case 'timestamp':
     case 'duration':
       return 0;
+    case 'struct':
+      // as a nil Go map reads: no keys
+      return {};
     default:
       return field.optional ? null : scalarZero(field.kind);
   }

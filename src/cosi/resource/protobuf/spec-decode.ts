@@ -1,6 +1,7 @@
 // decodeSpec: protobuf bytes to a spec object holding every schema field, unknown fields skipped.
 import type { ProtoScalar, ProtoSchema } from '../proto-schema.js';
 import { type CompiledSchema, compile, type MapField, scalarZero, setKey, WIRE, zeroSpec } from './schema.js';
+import { type JSONValue, readStruct } from './struct.js';
 import { msFromProtoTime } from './time.js';
 import { ProtoReader } from './wire-reader.js';
 import { WireType } from './wire-type.js';
@@ -99,6 +100,10 @@ function readMessage(r: ProtoReader, cs: CompiledSchema, out: Record<string, unk
         } else readMessage(sub, compile(field.schema), out[f.name] as Record<string, unknown>);
         break;
       }
+      case 'struct':
+        if (f.repeated) (out[f.name] as unknown[]).push(readStruct(r.sub()));
+        else readStruct(r.sub(), out[f.name] as Record<string, JSONValue>);
+        break;
       case 'timestamp':
       case 'duration': {
         const ms = readTime(r.sub());

@@ -4,6 +4,7 @@ import type { ProtoScalar, ProtoSchema } from '../proto-schema.js';
 import { ProtoError } from './errors.js';
 import { isInt64, isUint64 } from './int64.js';
 import { type Compiled, type CompiledSchema, compile, type MapField, WIRE } from './schema.js';
+import { writeStruct } from './struct.js';
 import { durationFromMs, timestampFromMs } from './time.js';
 import { WireType } from './wire-type.js';
 import { ProtoWriter } from './wire-writer.js';
@@ -171,6 +172,13 @@ function writeOne(
       w.tag(f.no, WireType.Bytes);
       const mark = w.fork();
       writeTime(w, field.kind, v, path, key);
+      w.join(mark);
+      return;
+    }
+    case 'struct': {
+      w.tag(f.no, WireType.Bytes);
+      const mark = w.fork();
+      writeStruct(w, v, at(path, key));
       w.join(mark);
       return;
     }

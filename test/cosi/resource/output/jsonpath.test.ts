@@ -26,9 +26,10 @@ describe('executeJSONPath', () => {
   });
 
   it('names the template in its errors', () => {
-    expect(() => parseJSONPath('{.a[?(@.b)]}')).toThrow(
-      new JSONPathError('{.a[?(@.b)]}', 'filters are not supported'),
+    expect(() => parseJSONPath('{.a[?(@.b)}')).toThrow(
+      new JSONPathError('{.a[?(@.b)}', 'unclosed array expect ]'),
     );
+    expect(() => parseJSONPath('{.a[?(@.b=<1)]}')).toThrow('unrecognized filter operator =<');
     expect(() => parseJSONPath('{.a')).toThrow('jsonpath "{.a": unclosed action');
     expect(() => parseJSONPath('{.a[x]}')).toThrow('invalid array index x');
     expect(() => parseJSONPath('{range .a}')).toThrow('unsupported character');
