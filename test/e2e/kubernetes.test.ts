@@ -283,4 +283,106 @@ describe('a control plane installed from the ISO runs Kubernetes', () => {
     },
     6 * 60_000,
   );
+
+  it(
+    '`talosctl health` passes every check, the node its only control plane',
+    async () => {
+      const run = await retry(
+        'talosctl health',
+        async () => {
+          const r = await tc('health', '--control-plane-nodes', GUEST, '--wait-timeout', '100s');
+          works(r);
+          return r;
+        },
+        10 * 60_000,
+      );
+      mark('health passed');
+      // talosctl writes the checks' progress to stderr, the last check last
+      expect(run.stderr).toContain('waiting for all k8s nodes to report schedulable: OK');
+      expect(run.stderr).not.toContain('healthcheck error');
+    },
+    11 * 60_000,
+  );
+
+  /** the StaticPod resources' versions by id: a changed manifest is a new version */
+  const podVersions = async () =>
+    Object.fromEntries(
+      JSON.parse(
+        `[${works(await tc('get', 'staticpods', '-o', 'json'))
+          .trim()
+          .replace(/\}\s*\{/g, '},{')}]`,
+      ).map((p: { metadata: { id: string; version: number } }) => [p.metadata.id, p.metadata.version]),
+    ) as Record<string, number>;
+  /** the kubelet's pod UID of a control plane component: a hash of its manifest */
+  const podUid = (component: string) =>
+    kubectl('get', 'pod', '-n', 'kube-system', `${component}-${hostname}`, '-o', 'jsonpath={.metadata.uid}');
+  /** applyApiServerArgs applies the installed config again with only these API server extraArgs added */
+  const applyApiServerArgs = async (args: Record<string, string>) =>
+    works(
+      await tc(
+        'apply-config',
+        '-f',
+        join(dir, 'controlplane.yaml'),
+        '-p',
+        JSON.stringify({ cluster: { apiServer: { extraArgs: args } } }),
+      ),
+    );
+  let before: { versions: Record<string, number>; uids: Record<string, string> };
+
+  it(
+    'a flag the API server rejects: its StaticPodStatus names it, and the node stays manageable',
+    async () => {
+      before = {
+        versions: await podVersions(),
+        uids: Object.fromEntries(await Promise.all(CONTROL_PLANE.map(async (c) => [c, await podUid(c)]))),
+      };
+      await applyApiServerArgs({ 'keel-no-such-flag': 'on' });
+      const status = await retry(
+        'the API server’s status naming the flag',
+        async () => {
+          const yaml = works(
+            await tc('get', 'staticpodstatus', `kube-system/kube-apiserver-${hostname}`, '-o', 'yaml'),
+          );
+          expect(yaml).toContain('unknown flag: --keel-no-such-flag');
+          return yaml;
+        },
+        10 * 60_000,
+      );
+      mark('bad flag reported');
+      expect(status).toMatch(/exitCode: 1\b/);
+      // the node's own API answers throughout
+      works(await tc('version'));
+      expect(works(await tc('get', 'staticpods'))).toContain('kube-apiserver');
+    },
+    11 * 60_000,
+  );
+
+  it(
+    'changing apiServer.extraArgs restarts only the API server’s static pod',
+    async () => {
+      await applyApiServerArgs({ 'event-ttl': '2h' });
+      await retry(
+        'the API server back with the new flag',
+        async () => {
+          expect((await kubectl('get', '--raw', '/readyz')).trim()).toBe('ok');
+          expect(works(await tc('processes'))).toMatch(/kube-apiserver .*--event-ttl=2h/);
+        },
+        10 * 60_000,
+      );
+      mark('API server restarted with the new flag');
+      const after = await podVersions();
+      expect(after['kube-apiserver']).toBeGreaterThan(before.versions['kube-apiserver']!);
+      for (const c of ['kube-controller-manager', 'kube-scheduler']) {
+        expect(after[c], c).toBe(before.versions[c]);
+        expect(await podUid(c), c).toBe(before.uids[c]);
+      }
+      await retry(
+        'the API server’s mirror pod renewed',
+        async () => expect(await podUid('kube-apiserver')).not.toBe(before.uids['kube-apiserver']),
+        5 * 60_000,
+      );
+      await nodeReady(kubectl, hostname, 10 * 60_000);
+    },
+    26 * 60_000,
+  );
 });
