@@ -78,6 +78,9 @@ export const BASE_DIRS = [
   '/usr/sbin',
   '/usr/lib',
   '/usr/lib64',
+  // the kernel's modules directory, empty (the kernel is built without modules): kube-proxy's pod mounts
+  // the host's /lib/modules, which containerd would otherwise try to make on the read-only root
+  '/usr/lib/modules',
 ];
 /** Names that would mean a shell or a package manager slipped in. */
 export const FORBIDDEN = [
