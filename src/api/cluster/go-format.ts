@@ -1,6 +1,7 @@
 // How upstream's health checks word their findings, in Go's formatting: `%q` and `%v` of string lists,
 // hashicorp/go-multierror's list, go-humanize's IEC sizes. talosctl prints these texts as they are, so
 // Keel's must read the same.
+import { humanateBytes } from '../../../resources/block/pretty-size.js';
 
 /** quoteList is Go's `%q` of a []string (or of addresses, which print as strings): `["a" "b"]`. */
 export const quoteList = (items: readonly string[]): string =>
@@ -23,17 +24,7 @@ const IEC = ['B', 'KiB', 'MiB', 'GiB', 'TiB', 'PiB', 'EiB'];
 
 /** iBytes is humanize.IBytes: 1024-based units, one decimal below 10 (`3.8 GiB`, `512 MiB`). */
 export function iBytes(bytes: number): string {
-  if (bytes < 10) return `${bytes} B`;
-  const e = Math.floor(Math.log(bytes) / Math.log(1024));
-  const val = Math.floor((bytes / 1024 ** e) * 10 + 0.5) / 10;
-  return `${val < 10 ? val.toFixed(1) : goRound(val)} ${IEC[e]}`;
-}
-
-/** Go's %.0f rounds an exact half to even, where toFixed rounds it up. */
-function goRound(v: number): string {
-  const f = Math.floor(v);
-  if (v - f !== 0.5) return v.toFixed(0);
-  return String(f % 2 === 0 ? f : f + 1);
+  return humanateBytes(bytes, 1024, IEC);
 }
 
 /** DEADLINE is context.DeadlineExceeded's text: what an attempt (or the whole wait) cut short says. */

@@ -1,6 +1,5 @@
 // trustd over real gRPC and TLS on loopback: a worker's CSR signed for the machine token, refused
 // without it, and the serving certificate rotated in place.
-import { connect } from 'node:tls';
 import { type Client, Metadata, status } from '@grpc/grpc-js';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { startTrustdServer, type TrustdRoot, type TrustdServer } from '../../../src/api/trustd/index.js';
@@ -16,8 +15,8 @@ import {
 import { requestCertificate, tokenMetadata } from '../../../src/trustd/index.js';
 import { inspect, verifyChain } from '../../pki/openssl.js';
 import { callUnary, errorOf, serviceClient, tlsOnly } from '../fixtures.js';
+import { servedCertificate, TOKEN } from './fixtures.js';
 
-const TOKEN = 'abcdef.0123456789abcdef';
 let os: CertificateAndKey;
 let served: CertificateAndKey;
 let root: TrustdRoot;
@@ -103,23 +102,7 @@ describe('trustd server', () => {
 
   it('serves a rotated certificate to new handshakes', async () => {
     const s = await start();
-    // a plain TLS client without a certificate of its own, as a worker is
-    const handshake = () =>
-      new Promise<Buffer>((resolve, reject) => {
-        const socket = connect({
-          host: '127.0.0.1',
-          port: s.port,
-          ca: os.crt,
-          ALPNProtocols: ['h2'],
-          servername: 'cp1',
-        });
-        socket.once('secureConnect', () => {
-          const { raw } = socket.getPeerCertificate();
-          socket.destroy();
-          resolve(raw);
-        });
-        socket.once('error', reject);
-      });
+    const handshake = () => servedCertificate(s.port, os.crt, 'cp1');
     const first = await handshake();
     expect(parseCertificate(served.crt).der.equals(first)).toBe(true);
     const next = await issueCertificate(

@@ -3,46 +3,34 @@
 // others join as learners and are promoted; a key written through one member is read through another; a
 // config change restarts etcd alone; a kill -9 of etcd is followed by a restart and a rejoin; a member
 // leaves, a snapshot is taken from another, and a fresh node recovers from it with the key intact.
-import { type ChildProcess, execFileSync } from 'node:child_process';
-import {
-  chmodSync,
-  copyFileSync,
-  mkdirSync,
-  mkdtempSync,
-  readdirSync,
-  readFileSync,
-  rmSync,
-  writeFileSync,
-} from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createInterface } from 'node:readline';
-import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import YAML from 'yaml';
 import { etcdCerts } from '../../../controllers/secrets/etcd.js';
 import { componentDir } from '../../etcd/fixtures.js';
-import { enterNetns, ip, type Peer, peerNetns, vethTo } from '../../sys/netns.js';
-import { killTalosctls, type Run, talosctl, talosctlPath } from '../talosctl/talosctl.js';
+import { enterNetns } from '../../sys/netns.js';
+import {
+  addBridge,
+  componentsLayer,
+  eventually,
+  type NetnsNode,
+  removeNetns,
+  startNode as startNetnsNode,
+  stopNodes,
+  waitForLine,
+} from '../netns-nodes.js';
+import { killTalosctls, talosctl, talosctlPath, works } from '../talosctl/talosctl.js';
 
-const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
-const ENTRY = join(ROOT, 'src/machined/container-entry.ts');
 const SUBNET = '10.77.0';
-
-interface ClusterNode {
-  readonly name: string;
-  readonly ip: string;
-  readonly peer: Peer;
-  readonly child: ChildProcess;
-  readonly lines: string[];
-  readonly stateDir: string;
-}
 
 let work: string;
 let bin: string;
 let etcdctl: string;
 let components: string;
-const nodes = new Map<string, ClusterNode>();
+const nodes = new Map<string, NetnsNode>();
 
 /** tc runs talosctl at one node with the cluster's talosconfig. */
 const tc = (n: string, talosconfig: string, ...args: string[]) => {
@@ -50,66 +38,22 @@ const tc = (n: string, talosconfig: string, ...args: string[]) => {
   return talosctl(bin, ['-e', at, '-n', at, ...args], { talosconfig, cwd: work, timeoutMs: 60_000 });
 };
 
-function works(r: Run): string {
-  expect(r.timedOut, r.output).toBe(false);
-  expect(r.code, r.output).toBe(0);
-  return r.stdout;
-}
-
-/** eventually retries `check` every 500 ms until it passes or `ms` runs out, then throws its last error. */
-async function eventually<T>(what: string, ms: number, check: () => Promise<T>): Promise<T> {
-  const deadline = Date.now() + ms;
-  let last: unknown;
-  while (Date.now() < deadline) {
-    try {
-      return await check();
-    } catch (e) {
-      last = e;
-      await new Promise((r) => setTimeout(r, 500));
-    }
-  }
-  throw new Error(`${what}: ${(last as Error)?.message ?? last}`);
-}
-
 let bridgeSeq = 0;
 /** startNode makes a namespace on the bridge and runs a node in it with the given config. */
-function startNode(name: string, host: number, config: string): ClusterNode {
-  const peer = peerNetns(name);
-  const local = `kb${process.pid % 10000}${bridgeSeq++}`;
-  vethTo(peer, local, 'eth0');
-  ip('link', 'set', local, 'master', 'kbr0');
-  peer.run('ip', 'link', 'set', 'lo', 'up');
-  peer.run('ip', 'address', 'add', `${SUBNET}.${host}/24`, 'dev', 'eth0');
-  const stateDir = join(work, name);
-  mkdirSync(stateDir);
-  const child = peer.start(process.execPath, [
-    '--import',
-    'tsx',
-    ENTRY,
-    '--state-dir',
-    stateDir,
-    '--api-address',
-    `${SUBNET}.${host}:50000`,
-    '--config',
-    config,
-    '--components',
-    components,
-    '--hostname',
+function startNode(name: string, host: number, config: string): NetnsNode {
+  const node = startNetnsNode({
     name,
-  ]);
-  const lines: string[] = [];
-  createInterface({ input: child.stdout! }).on('line', (l) => lines.push(l));
-  createInterface({ input: child.stderr! }).on('line', (l) => lines.push(`stderr: ${l}`));
-  const node = { name, ip: `${SUBNET}.${host}`, peer, child, lines, stateDir };
+    subnet: SUBNET,
+    host,
+    bridge: 'kbr0',
+    veth: `kb${process.pid % 10000}${bridgeSeq++}`,
+    work,
+    config,
+    components,
+  });
   nodes.set(name, node);
   return node;
 }
-
-const waitForLine = (n: ClusterNode, re: RegExp, ms = 120_000) =>
-  eventually(`${n.name}: ${re}`, ms, async () => {
-    if (!n.lines.some((l) => re.test(l)))
-      throw new Error(`not yet; last lines:\n${n.lines.slice(-15).join('\n')}`);
-  });
 
 /** etcdPids lists the etcd processes of this test's nodes (by their data directory under `work`). */
 function etcdPids(node?: string): number[] {
@@ -182,22 +126,9 @@ enterNetns();
 beforeAll(async () => {
   work = mkdtempSync(join(tmpdir(), 'keel-etcd-cluster-'));
   bin = talosctlPath();
-  const etcdDir = componentDir('etcd');
-  etcdctl = join(etcdDir, 'etcdctl');
-  components = join(work, 'components');
-  mkdirSync(join(components, 'usr/bin'), { recursive: true });
-  // copied, not linked: etcd runs as its own user (60), which cannot reach into root's cache; containerd
-  // and runc too, as the layer has them beside etcd
-  chmodSync(work, 0o755);
-  for (const b of ['etcd', 'etcdutl']) copyFileSync(join(etcdDir, b), join(components, 'usr/bin', b));
-  for (const [c, bins] of [
-    ['containerd', ['containerd', 'containerd-shim-runc-v2', 'ctr']],
-    ['runc', ['runc']],
-  ] as const)
-    for (const b of bins) copyFileSync(join(componentDir(c), b), join(components, 'usr/bin', b));
-  ip('link', 'add', 'kbr0', 'type', 'bridge');
-  ip('link', 'set', 'kbr0', 'up');
-  ip('address', 'add', `${SUBNET}.254/24`, 'dev', 'kbr0');
+  etcdctl = join(componentDir('etcd'), 'etcdctl');
+  components = componentsLayer(work);
+  addBridge('kbr0', SUBNET);
 
   works(
     await talosctl(bin, ['gen', 'config', 'keel-etcd', `https://${SUBNET}.1:6443`, '-o', join(work, 'cp')], {
@@ -234,31 +165,12 @@ afterAll(async () => {
       );
     }
   // nodes first, gracefully (they stop their etcd); anything left is killed
-  await Promise.all(
-    [...nodes.values()].map(
-      (n) =>
-        new Promise<void>((resolve) => {
-          if (n.child.exitCode !== null || n.child.signalCode !== null) return resolve();
-          const t = setTimeout(() => n.child.kill('SIGKILL'), 20_000);
-          n.child.once('exit', () => {
-            clearTimeout(t);
-            resolve();
-          });
-          n.child.kill('SIGTERM');
-        }),
-    ),
-  );
+  await stopNodes(nodes.values());
   if (work) {
     for (const pid of etcdPids()) process.kill(pid, 'SIGKILL');
     rmSync(work, { recursive: true, force: true });
   }
-  // the nodes' namespaces were made after collection, when their own teardown can no longer be registered
-  for (const n of nodes.values())
-    try {
-      execFileSync('ip', ['netns', 'del', n.peer.name]);
-    } catch {
-      // already gone
-    }
+  removeNetns(nodes.values());
 }, 60_000);
 
 describe('etcd across three control-plane nodes', () => {

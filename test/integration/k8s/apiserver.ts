@@ -1,10 +1,44 @@
 // A real kube-apiserver for tests: the binary from the Kubernetes component's build, run with the
 // arguments Keel's static pod gives it (its files moved under a temporary root, etcd and the port the
-// test's), until it serves the admin kubeconfig the kube-system namespace.
+// test's), until it serves the admin kubeconfig the kube-system namespace. startControlPlane runs it, and a
+// real etcd, from what Keel's secrets and render controllers make of a control plane config.
 import { type ChildProcess, spawn } from 'node:child_process';
 import { join } from 'node:path';
+import { expect } from 'vitest';
+import { MachineTypeController } from '../../../controllers/config/index.js';
+import {
+  ControlPlaneAdmissionControlController,
+  ControlPlaneAPIServerController,
+  ControlPlaneAuditPolicyController,
+  ControlPlaneAuthorizationController,
+  ControlPlaneSchedulerController,
+  renderConfigsStaticPodController,
+  renderSecretsStaticPodController,
+  staticPodDirsUnder,
+} from '../../../controllers/k8s/index.js';
+import { apiServerCommand } from '../../../controllers/k8s/internal/apiserver-pod.js';
+import { secretsControllers } from '../../../controllers/secrets/index.js';
+import {
+  APISERVER_ID,
+  APIServerConfig,
+  CONFIG_STATUS_STATIC_POD_ID,
+  ConfigStatus,
+  SecretsStatus,
+  STATIC_POD_SECRETS_STATIC_POD_ID,
+} from '../../../resources/k8s/index.js';
+import {
+  ETCD_ID,
+  ETCD_ROOT_ID,
+  Etcd,
+  EtcdRoot,
+  KUBERNETES_ID,
+  Kubernetes,
+} from '../../../resources/secrets/index.js';
+import type { Controller } from '../../../src/cosi/controller/index.js';
+import type { State } from '../../../src/cosi/state/state.js';
+import { assertResource } from '../../../src/cosi/testing/assert-resources.js';
 import { KubeClient } from '../../../src/k8s/index.js';
-import { componentDir } from '../../etcd/fixtures.js';
+import { componentDir, type EtcdPKI, type RunningEtcd, startEtcd } from '../../etcd/fixtures.js';
 
 export interface RunningAPIServer {
   readonly process: ChildProcess;
@@ -77,4 +111,90 @@ export async function startAPIServer(o: APIServerOptions): Promise<RunningAPISer
     client.close();
   }
   return { process: proc, log: () => log, stop };
+}
+
+/**
+ * controlPlaneControllers make a control plane's API server from its config: the secrets, the static pod's
+ * definition, and the files it reads, rendered under `root`.
+ */
+export function controlPlaneControllers(root: string): Controller[] {
+  const dirs = staticPodDirsUnder(root);
+  return [
+    MachineTypeController,
+    ...secretsControllers(),
+    ControlPlaneAPIServerController,
+    ControlPlaneSchedulerController,
+    ControlPlaneAdmissionControlController,
+    ControlPlaneAuditPolicyController,
+    ControlPlaneAuthorizationController,
+    renderSecretsStaticPodController({ secretsDir: dirs.secretsDir, owned: false }),
+    renderConfigsStaticPodController({
+      configDir: dirs.configDir,
+      auditLogDir: dirs.auditLogDir,
+      owned: false,
+    }),
+  ];
+}
+
+export interface RunningControlPlane {
+  readonly etcd: RunningEtcd;
+  /** etcd's CA and certificates, `admin` being Talos' own client */
+  readonly etcdPKI: EtcdPKI;
+  readonly apiServer: RunningAPIServer;
+  /** the admin kubeconfig for the local endpoint (KubePrism's port, which the API server answers here) */
+  readonly kubeconfig: string;
+  stop(): Promise<void>;
+}
+
+/**
+ * startControlPlane waits until controlPlaneControllers, running on `state` with a control plane's config
+ * and the node's identity, have written the static pod's files under `root`, then runs etcd and the API
+ * server on loopback from their certificates and the pod's arguments.
+ */
+export async function startControlPlane(state: State, root: string): Promise<RunningControlPlane> {
+  // a fresh bound for each wait
+  const wait = () => ({ signal: AbortSignal.timeout(90_000) });
+  const ready = (r: { spec: { ready: boolean } }) => expect(r.spec.ready).toBe(true);
+  await assertResource(state, SecretsStatus, STATIC_POD_SECRETS_STATIC_POD_ID, ready, wait());
+  await assertResource(state, ConfigStatus, CONFIG_STATUS_STATIC_POD_ID, ready, wait());
+  const apiConfig = await assertResource(state, APIServerConfig, APISERVER_ID, () => {}, wait());
+  const certs = await assertResource(state, Etcd, ETCD_ID, () => {}, wait());
+  const etcdRoot = await assertResource(state, EtcdRoot, ETCD_ROOT_ID, () => {}, wait());
+  const kubeconfigs = await assertResource(state, Kubernetes, KUBERNETES_ID, () => {}, wait());
+
+  const etcdCA = etcdRoot.spec.etcdCA!.crt;
+  const etcdAdmin = certs.spec.etcdAdmin!;
+  const etcdPKI = {
+    ca: etcdCA,
+    certs: certs.spec,
+    admin: { ca: etcdCA, cert: etcdAdmin.crt, key: etcdAdmin.key },
+  };
+  const etcd = await startEtcd(etcdPKI);
+  const kubeconfig = kubeconfigs.spec.localhostAdminKubeconfig;
+  let apiServer: RunningAPIServer;
+  try {
+    apiServer = await startAPIServer({
+      command: apiServerCommand(apiConfig.spec),
+      root,
+      overrides: {
+        'etcd-servers': etcd.endpoint,
+        'bind-address': '127.0.0.1',
+        'advertise-address': '127.0.0.1',
+      },
+      kubeconfig,
+    });
+  } catch (e) {
+    await etcd.stop();
+    throw e;
+  }
+  return {
+    etcd,
+    etcdPKI,
+    apiServer,
+    kubeconfig,
+    async stop() {
+      await apiServer.stop();
+      await etcd.stop();
+    },
+  };
 }

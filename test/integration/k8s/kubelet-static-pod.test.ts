@@ -7,34 +7,19 @@
 // API server: node registration skipped, so it authorizes every authenticated client) in this file's
 // network namespace (its ports are fixed) and a PID namespace of its own (it moves the processes it can
 // see into its system cgroups).
-import { type ChildProcess, spawn } from 'node:child_process';
-import {
-  existsSync,
-  mkdirSync,
-  mkdtempSync,
-  readdirSync,
-  readFileSync,
-  rmdirSync,
-  rmSync,
-  symlinkSync,
-  unlinkSync,
-  writeFileSync,
-} from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, unlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import YAML from 'yaml';
 import { schedulerPod } from '../../../controllers/k8s/internal/scheduler-pod.js';
 import { kubeletFiles, kubeletPathsUnder } from '../../../controllers/k8s/kubelet-paths.js';
-import { kubeletServiceSpec } from '../../../controllers/k8s/kubelet-service.js';
-import { kubeletSpecOf } from '../../../controllers/k8s/kubelet-spec.js';
 import { kubeletStaticPodController } from '../../../controllers/k8s/kubelet-static-pod.js';
 import { staticPodDirsUnder } from '../../../controllers/k8s/static-pod-paths.js';
 import { StaticPodServerController } from '../../../controllers/k8s/static-pod-server.js';
 import { kubernetesDynamicCerts } from '../../../controllers/secrets/kubernetes-dynamic-certs.js';
 import {
   K8S_NAMESPACE,
-  kubeletConfigZero,
   NODENAME_ID,
   Nodename,
   STATIC_POD_SERVER_STATUS_ID,
@@ -60,43 +45,24 @@ import {
   assertNoResource,
   assertResource,
 } from '../../../src/cosi/testing/assert-resources.js';
-import { writeServiceFiles } from '../../../src/machined/services/index.js';
 import { newCertificateAuthority } from '../../../src/pki/index.js';
 import { startContainerd, type TestContainerd } from '../../containerd/fixtures.js';
 import { componentDir } from '../../etcd/fixtures.js';
 import { enterNetns } from '../../sys/netns.js';
+import { kubeletService, type RunningKubelet, startKubelet } from './kubelet.js';
 
 enterNetns();
 
 const NODENAME = 'keel-spst';
-const CGROUP_ROOT = '/sys/fs/cgroup';
 
 let containerd: TestContainerd;
 let work: string;
 let env: { state: State; stop(): Promise<void> };
 /** the controllers' log lines, shown with the kubelet's when a check fails */
 const controllerLog: string[] = [];
-let kubelet: ChildProcess | undefined;
-let log = '';
+let kubelet: RunningKubelet | undefined;
 let manifests: string;
-/** the cgroups the kubelet makes at the hierarchies' roots which were not there before: removed after */
-let madeCgroups: string[] = [];
 const images: Record<string, string> = {};
-
-/** each hierarchy's root: the unified one, or each v1 controller's */
-const hierarchies = (): string[] =>
-  existsSync(join(CGROUP_ROOT, 'cgroup.procs'))
-    ? [CGROUP_ROOT]
-    : readdirSync(CGROUP_ROOT)
-        .map((d) => join(CGROUP_ROOT, d))
-        .filter((d) => existsSync(join(d, 'cgroup.procs')));
-
-/** removeCgroup removes a cgroup and its children, deepest first (their files go with them) */
-function removeCgroup(dir: string): void {
-  for (const e of readdirSync(dir, { withFileTypes: true }))
-    if (e.isDirectory()) removeCgroup(join(dir, e.name));
-  rmdirSync(dir);
-}
 
 /** importImage imports a components-layer image into the CRI's namespace and returns its reference. */
 async function importImage(name: string): Promise<string> {
@@ -117,7 +83,7 @@ const pod = (name: string, container: Record<string, unknown>) => ({
 const statusID = (name: string) => `kube-system/${name}-${NODENAME}`;
 
 const logTail = () =>
-  `${log.split('\n').slice(-30).join('\n')}\ncontrollers:\n${controllerLog.slice(-20).join('')}`;
+  `${(kubelet?.log() ?? '').split('\n').slice(-30).join('\n')}\ncontrollers:\n${controllerLog.slice(-20).join('')}`;
 
 /** startRuntime runs the controllers on in-memory state, their log kept */
 function startRuntime(controllers: readonly Controller[]) {
@@ -147,8 +113,6 @@ const gone = (id: string) =>
 beforeAll(async () => {
   expect(process.getuid?.(), 'the kubelet needs root').toBe(0);
   work = mkdtempSync(join(tmpdir(), 'keel-static-pod-status-'));
-  mkdirSync(join(work, 'layer/usr/bin'), { recursive: true });
-  symlinkSync(join(componentDir('kubernetes'), 'kubelet'), join(work, 'layer/usr/bin/kubelet'));
   containerd = await startContainerd();
   // the sandbox answers to containerd's default name too; nothing is pulled
   images.pause = await importImage('pause');
@@ -181,51 +145,24 @@ beforeAll(async () => {
     expect(r.spec.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/),
   );
 
-  const kubeletSpec = kubeletSpecOf({
+  const spec = kubeletService({
+    work,
+    paths,
+    nodename: NODENAME,
+    controlPlane: true,
+    ca: issuingCA.crt,
     config: {
-      ...kubeletConfigZero(),
-      clusterDNS: ['10.96.0.10'],
-      clusterDomain: 'cluster.local',
       staticPodListURL: server.spec.url,
       // no API server: the kubelet runs standalone and authorizes whoever its client CA authenticates
       skipNodeRegistration: true,
       // the kubelet's sources are read every 20 s by default: faster here
       extraConfig: { httpCheckFrequency: '1s', fileCheckFrequency: '1s' },
     },
-    controlPlane: true,
-    nodename: NODENAME,
-    nodeIPs: ['127.0.0.1'],
-    container: true,
-    paths,
-  })!;
-  const spec = kubeletServiceSpec({
-    spec: kubeletSpec,
-    secrets: {
-      endpoint: 'https://127.0.0.1:6443',
-      acceptedCAs: [{ crt: issuingCA.crt }],
-      bootstrapTokenID: 'abcdef',
-      bootstrapTokenSecret: '0123456789abcdef',
-    },
-    layerRoot: join(work, 'layer'),
-    env: {},
-    paths,
   });
-  writeServiceFiles(spec);
   // the pods' resolv.conf, which network.EtcFileController writes on a node: no sandbox without it
   mkdirSync(join(paths.podResolvConf, '..'), { recursive: true });
   writeFileSync(paths.podResolvConf, 'nameserver 127.0.0.1\n');
-  madeCgroups = hierarchies()
-    .flatMap((h) => ['kubepods', 'podruntime', 'system'].map((c) => join(h, c)))
-    .filter((d) => !existsSync(d));
-  kubelet = spawn('unshare', ['--pid', '--fork', '--mount-proc', '--kill-child', ...spec.args], {
-    env: spec.env,
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  const keep = (b: Buffer) => {
-    log = (log + b.toString()).slice(-40_000);
-  };
-  kubelet.stdout!.on('data', keep);
-  kubelet.stderr!.on('data', keep);
+  kubelet = startKubelet(spec, { logChars: 40_000 });
   // what the supervisor publishes once the process runs
   await env.state.create(
     Service.new(V1ALPHA1_NAMESPACE, 'kubelet', { running: true, healthy: false, unknown: true }),
@@ -234,15 +171,10 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await env?.stop();
-  if (kubelet && kubelet.exitCode === null && kubelet.signalCode === null) {
-    const gone = new Promise((r) => kubelet!.once('exit', r));
-    // unshare takes the kubelet and its namespace down with it
-    kubelet.kill('SIGKILL');
-    await gone;
-  }
+  await kubelet?.stop();
   // the pods outlive the kubelet: containerd's stop removes them
   await containerd?.stop();
-  for (const d of madeCgroups) if (existsSync(d)) removeCgroup(d);
+  kubelet?.removeCgroups();
   if (work) rmSync(work, { recursive: true, force: true });
 }, 120_000);
 
@@ -254,7 +186,7 @@ describe('StaticPodStatus from the real kubelet', () => {
         StaticPodStatus,
         statusID(name),
         (r) => {
-          expect(kubelet?.exitCode, `the kubelet exited:\n${logTail()}`).toBeNull();
+          expect(kubelet?.process.exitCode, `the kubelet exited:\n${logTail()}`).toBeNull();
           expect(r.spec.podStatus.phase).toBe('Running');
           const conditions = r.spec.podStatus.conditions as { type: string; status: string }[];
           expect(conditions).toContainEqual(expect.objectContaining({ type: 'Ready', status: 'True' }));

@@ -7,44 +7,19 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { MachineTypeController } from '../../../controllers/config/index.js';
 import { ETCD_SERVICE_ID } from '../../../controllers/etcd/service.js';
 import {
-  ControlPlaneAdmissionControlController,
-  ControlPlaneAPIServerController,
-  ControlPlaneAuditPolicyController,
-  ControlPlaneAuthorizationController,
   ControlPlaneBootstrapManifestsController,
-  ControlPlaneSchedulerController,
   ManifestApplyController,
   ManifestController,
-  renderConfigsStaticPodController,
-  renderSecretsStaticPodController,
-  staticPodDirsUnder,
 } from '../../../controllers/k8s/index.js';
-import { apiServerCommand } from '../../../controllers/k8s/internal/apiserver-pod.js';
-import { secretsControllers } from '../../../controllers/secrets/index.js';
 import {
-  APISERVER_ID,
-  APIServerConfig,
-  CONFIG_STATUS_STATIC_POD_ID,
-  ConfigStatus,
   K8S_CONTROL_PLANE_NAMESPACE,
   type K8sObject,
   MANIFEST_STATUS_ID,
   Manifest,
   ManifestStatus,
-  SecretsStatus,
-  STATIC_POD_SECRETS_STATIC_POD_ID,
 } from '../../../resources/k8s/index.js';
-import {
-  ETCD_ID,
-  ETCD_ROOT_ID,
-  Etcd,
-  EtcdRoot,
-  KUBERNETES_ID,
-  Kubernetes,
-} from '../../../resources/secrets/index.js';
 import { Service, ServiceSpec, V1ALPHA1_NAMESPACE } from '../../../resources/v1alpha1/index.js';
 import { generateConfigs, mintSecrets } from '../../../src/config/index.js';
 import { applyPatches, loadPatch } from '../../../src/config/patch/index.js';
@@ -58,9 +33,8 @@ import {
   type RuntimeEnv,
   startRuntime,
 } from '../../controllers/secrets/env.js';
-import { type RunningEtcd, startEtcd } from '../../etcd/fixtures.js';
 import { freePort } from '../../machined/node/harness.js';
-import { type RunningAPIServer, startAPIServer } from './apiserver.js';
+import { controlPlaneControllers, type RunningControlPlane, startControlPlane } from './apiserver.js';
 
 const MUTEX_PREFIX = Buffer.from('talos:v1:manifestApplyMutex/');
 /** a fresh bound for each wait */
@@ -68,8 +42,7 @@ const wait = () => ({ signal: AbortSignal.timeout(90_000) });
 
 let work: string;
 let env: RuntimeEnv | undefined;
-let etcd: RunningEtcd | undefined;
-let apiServer: RunningAPIServer | undefined;
+let controlPlane: RunningControlPlane | undefined;
 let kube: KubeClient | undefined;
 
 beforeAll(async () => {
@@ -91,23 +64,10 @@ cluster:
 `),
   ]);
   const root = join(work, 'root');
-  const dirs = staticPodDirsUnder(root);
   env = startRuntime([
-    MachineTypeController,
-    ...secretsControllers(),
-    ControlPlaneAPIServerController,
-    ControlPlaneSchedulerController,
-    ControlPlaneAdmissionControlController,
-    ControlPlaneAuditPolicyController,
-    ControlPlaneAuthorizationController,
+    ...controlPlaneControllers(root),
     ControlPlaneBootstrapManifestsController,
     ManifestController,
-    renderSecretsStaticPodController({ secretsDir: dirs.secretsDir, owned: false }),
-    renderConfigsStaticPodController({
-      configDir: dirs.configDir,
-      auditLogDir: dirs.auditLogDir,
-      owned: false,
-    }),
     ManifestApplyController,
   ]);
   const { state } = env;
@@ -115,32 +75,9 @@ cluster:
   await state.create(hostname('cp1'));
   await state.create(nodeAddresses('10.5.0.2/24'));
 
-  const ready = (r: { spec: { ready: boolean } }) => expect(r.spec.ready).toBe(true);
-  await assertResource(state, SecretsStatus, STATIC_POD_SECRETS_STATIC_POD_ID, ready, wait());
-  await assertResource(state, ConfigStatus, CONFIG_STATUS_STATIC_POD_ID, ready, wait());
-  const apiConfig = await assertResource(state, APIServerConfig, APISERVER_ID, () => {}, wait());
-  const certs = await assertResource(state, Etcd, ETCD_ID, () => {}, wait());
-  const etcdRoot = await assertResource(state, EtcdRoot, ETCD_ROOT_ID, () => {}, wait());
-  const kubeconfigs = await assertResource(state, Kubernetes, KUBERNETES_ID, () => {}, wait());
-
-  const etcdCA = etcdRoot.spec.etcdCA!.crt;
-  const admin = certs.spec.etcdAdmin!;
-  etcd = await startEtcd({
-    ca: etcdCA,
-    certs: certs.spec,
-    admin: { ca: etcdCA, cert: admin.crt, key: admin.key },
-  });
-  apiServer = await startAPIServer({
-    command: apiServerCommand(apiConfig.spec),
-    root,
-    overrides: {
-      'etcd-servers': etcd.endpoint,
-      'bind-address': '127.0.0.1',
-      'advertise-address': '127.0.0.1',
-    },
-    kubeconfig: kubeconfigs.spec.localhostAdminKubeconfig,
-  });
-  kube = KubeClient.fromKubeconfig(kubeconfigs.spec.localhostAdminKubeconfig);
+  controlPlane = await startControlPlane(state, root);
+  const { etcd, etcdPKI } = controlPlane;
+  kube = KubeClient.fromKubeconfig(controlPlane.kubeconfig);
 
   // etcd as the node's etcd ServiceSpec and Service show it, once both servers answer
   const file = (name: string, content: string) => ({
@@ -149,7 +86,11 @@ cluster:
     content,
   });
   const etcdSpec = ServiceSpec.new(V1ALPHA1_NAMESPACE, ETCD_SERVICE_ID);
-  etcdSpec.spec.files = [file('ca.crt', etcdCA), file('admin.crt', admin.crt), file('admin.key', admin.key)];
+  etcdSpec.spec.files = [
+    file('ca.crt', etcdPKI.ca),
+    file('admin.crt', etcdPKI.admin.cert),
+    file('admin.key', etcdPKI.admin.key),
+  ];
   etcdSpec.spec.options = {
     localEndpoint: etcd.endpoint,
     caFile: '/system/secrets/etcd/ca.crt',
@@ -165,8 +106,7 @@ cluster:
 afterAll(async () => {
   kube?.close();
   await env?.stop();
-  await apiServer?.stop();
-  await etcd?.stop();
+  await controlPlane?.stop();
   rmSync(work, { recursive: true, force: true });
 });
 
@@ -188,7 +128,7 @@ async function live(obj: K8sObject): Promise<K8sObject> {
 }
 
 async function mutexKeys(): Promise<number> {
-  const r = await etcd!
+  const r = await controlPlane!.etcd
     .client()
     .call('KV', 'Range', { key: MUTEX_PREFIX, range_end: prefixEnd(MUTEX_PREFIX) });
   return (r.kvs as unknown[]).length;

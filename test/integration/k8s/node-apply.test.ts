@@ -10,11 +10,6 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
 import { MachineTypeController } from '../../../controllers/config/index.js';
 import {
-  ControlPlaneAdmissionControlController,
-  ControlPlaneAPIServerController,
-  ControlPlaneAuditPolicyController,
-  ControlPlaneAuthorizationController,
-  ControlPlaneSchedulerController,
   kubeletFiles,
   kubeletPathsUnder,
   NodeAnnotationSpecController,
@@ -24,34 +19,11 @@ import {
   NodeTaintSpecController,
   nodeApplyController,
   POD_AUDIT_LOG_DIR,
-  renderConfigsStaticPodController,
-  renderSecretsStaticPodController,
-  staticPodDirsUnder,
 } from '../../../controllers/k8s/index.js';
-import { apiServerCommand } from '../../../controllers/k8s/internal/apiserver-pod.js';
-import { secretsControllers } from '../../../controllers/secrets/index.js';
 import { MachineConfig } from '../../../resources/config/index.js';
-import {
-  APISERVER_ID,
-  APIServerConfig,
-  CONFIG_STATUS_STATIC_POD_ID,
-  ConfigStatus,
-  SecretsStatus,
-  STATIC_POD_SECRETS_STATIC_POD_ID,
-} from '../../../resources/k8s/index.js';
-import {
-  ETCD_ID,
-  ETCD_ROOT_ID,
-  Etcd,
-  EtcdRoot,
-  KUBERNETES_ID,
-  KUBERNETES_ROOT_ID,
-  Kubernetes,
-  KubernetesRoot,
-} from '../../../resources/secrets/index.js';
+import { KUBERNETES_ROOT_ID, KubernetesRoot } from '../../../resources/secrets/index.js';
 import { type Config, generateConfigs, mintSecrets } from '../../../src/config/index.js';
 import { applyPatches, loadPatch } from '../../../src/config/patch/index.js';
-import { assertResource } from '../../../src/cosi/testing/assert-resources.js';
 import { getNode, KubeClient, type KubeNode, type Taint } from '../../../src/k8s/index.js';
 import { issueCertificate, profiles } from '../../../src/pki/index.js';
 import {
@@ -61,9 +33,8 @@ import {
   type RuntimeEnv,
   startRuntime,
 } from '../../controllers/secrets/env.js';
-import { type RunningEtcd, startEtcd } from '../../etcd/fixtures.js';
 import { freePort } from '../../machined/node/harness.js';
-import { type RunningAPIServer, startAPIServer } from './apiserver.js';
+import { controlPlaneControllers, type RunningControlPlane, startControlPlane } from './apiserver.js';
 
 const ROLE = 'node-role.kubernetes.io/control-plane';
 const EXCLUDE_LB = 'node.kubernetes.io/exclude-from-external-load-balancers';
@@ -79,8 +50,7 @@ let work: string;
 let port: number;
 let generated: { controlplane: Config; worker: Config };
 let env: RuntimeEnv | undefined;
-let etcd: RunningEtcd | undefined;
-let apiServer: RunningAPIServer | undefined;
+let controlPlane: RunningControlPlane | undefined;
 let admin: KubeClient | undefined;
 
 /** the control plane's config: its API server on a free port, KubePrism's local endpoint being that port */
@@ -104,21 +74,8 @@ beforeAll(async () => {
     secrets: await mintSecrets(),
   });
   const root = join(work, 'root');
-  const dirs = staticPodDirsUnder(root);
   env = startRuntime([
-    MachineTypeController,
-    ...secretsControllers(),
-    ControlPlaneAPIServerController,
-    ControlPlaneSchedulerController,
-    ControlPlaneAdmissionControlController,
-    ControlPlaneAuditPolicyController,
-    ControlPlaneAuthorizationController,
-    renderSecretsStaticPodController({ secretsDir: dirs.secretsDir, owned: false }),
-    renderConfigsStaticPodController({
-      configDir: dirs.configDir,
-      auditLogDir: dirs.auditLogDir,
-      owned: false,
-    }),
+    ...controlPlaneControllers(root),
     NodenameController,
     NodeLabelSpecController,
     NodeTaintSpecController,
@@ -138,39 +95,14 @@ beforeAll(async () => {
   await state.create(hostname('cp1'));
   await state.create(nodeAddresses('10.5.0.2/24'));
 
-  const ready = (r: { spec: { ready: boolean } }) => expect(r.spec.ready).toBe(true);
-  await assertResource(state, SecretsStatus, STATIC_POD_SECRETS_STATIC_POD_ID, ready, wait());
-  await assertResource(state, ConfigStatus, CONFIG_STATUS_STATIC_POD_ID, ready, wait());
-  const apiConfig = await assertResource(state, APIServerConfig, APISERVER_ID, () => {}, wait());
-  const certs = await assertResource(state, Etcd, ETCD_ID, () => {}, wait());
-  const etcdRoot = await assertResource(state, EtcdRoot, ETCD_ROOT_ID, () => {}, wait());
-  const kubeconfigs = await assertResource(state, Kubernetes, KUBERNETES_ID, () => {}, wait());
-
-  const etcdCA = etcdRoot.spec.etcdCA!.crt;
-  const etcdAdmin = certs.spec.etcdAdmin!;
-  etcd = await startEtcd({
-    ca: etcdCA,
-    certs: certs.spec,
-    admin: { ca: etcdCA, cert: etcdAdmin.crt, key: etcdAdmin.key },
-  });
-  apiServer = await startAPIServer({
-    command: apiServerCommand(apiConfig.spec),
-    root,
-    overrides: {
-      'etcd-servers': etcd.endpoint,
-      'bind-address': '127.0.0.1',
-      'advertise-address': '127.0.0.1',
-    },
-    kubeconfig: kubeconfigs.spec.localhostAdminKubeconfig,
-  });
-  admin = KubeClient.fromKubeconfig(kubeconfigs.spec.localhostAdminKubeconfig);
+  controlPlane = await startControlPlane(state, root);
+  admin = KubeClient.fromKubeconfig(controlPlane.kubeconfig);
 }, 240_000);
 
 afterAll(async () => {
   admin?.close();
   await env?.stop();
-  await apiServer?.stop();
-  await etcd?.stop();
+  await controlPlane?.stop();
   rmSync(work, { recursive: true, force: true });
 });
 

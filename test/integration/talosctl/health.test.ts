@@ -4,37 +4,33 @@
 // and then waits for "kubelet to be healthy" until --wait-timeout, exiting non-zero; with a second control
 // plane joined, the node running the check reads the other one through its API. A node in maintenance
 // mode refuses the check, saying why.
-import { type ChildProcess, execFileSync } from 'node:child_process';
-import { chmodSync, copyFileSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createInterface } from 'node:readline';
-import { fileURLToPath } from 'node:url';
 import { status } from '@grpc/grpc-js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { callStream, errorOf, insecure, serviceClient } from '../../api/fixtures.js';
-import { componentDir } from '../../etcd/fixtures.js';
 import { cleanup, freePort, spawnNode, tempStateDir } from '../../machined/node/harness.js';
-import { enterNetns, ip, type Peer, peerNetns, vethTo } from '../../sys/netns.js';
-import { killTalosctls, type Run, talosctl, talosctlPath } from './talosctl.js';
+import { enterNetns } from '../../sys/netns.js';
+import {
+  addBridge,
+  componentsLayer,
+  eventually,
+  type NetnsNode,
+  removeNetns,
+  startNode as startNetnsNode,
+  stopNodes,
+  waitForLine,
+} from '../netns-nodes.js';
+import { killTalosctls, type Run, talosctl, talosctlPath, works } from './talosctl.js';
 
-const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
-const ENTRY = join(ROOT, 'src/machined/container-entry.ts');
 const SUBNET = '10.78.0';
-
-interface ClusterNode {
-  readonly name: string;
-  readonly ip: string;
-  readonly peer: Peer;
-  readonly child: ChildProcess;
-  readonly lines: string[];
-}
 
 let work: string;
 let bin: string;
 let components: string;
 let talosconfig: string;
-const nodes = new Map<string, ClusterNode>();
+const nodes = new Map<string, NetnsNode>();
 
 /** tc runs talosctl at one node, as a user would: that node as endpoint and target. */
 const tc = (n: string, ...args: string[]) => {
@@ -42,64 +38,21 @@ const tc = (n: string, ...args: string[]) => {
   return talosctl(bin, ['-e', at, '-n', at, ...args], { talosconfig, cwd: work, timeoutMs: 120_000 });
 };
 
-function works(r: Run): string {
-  expect(r.timedOut, r.output).toBe(false);
-  expect(r.code, r.output).toBe(0);
-  return r.stdout;
-}
-
-async function eventually<T>(what: string, ms: number, check: () => Promise<T>): Promise<T> {
-  const deadline = Date.now() + ms;
-  let last: unknown;
-  while (Date.now() < deadline) {
-    try {
-      return await check();
-    } catch (e) {
-      last = e;
-      await new Promise((r) => setTimeout(r, 500));
-    }
-  }
-  throw new Error(`${what}: ${(last as Error)?.message ?? last}`);
-}
-
 /** startNode makes a namespace on the bridge and runs a control plane in it. */
-function startNode(name: string, host: number): ClusterNode {
-  const peer = peerNetns(name);
-  const local = `kh${process.pid % 10000}${host}`;
-  vethTo(peer, local, 'eth0');
-  ip('link', 'set', local, 'master', 'khbr0');
-  peer.run('ip', 'link', 'set', 'lo', 'up');
-  peer.run('ip', 'address', 'add', `${SUBNET}.${host}/24`, 'dev', 'eth0');
-  const stateDir = join(work, name);
-  mkdirSync(stateDir);
-  const child = peer.start(process.execPath, [
-    '--import',
-    'tsx',
-    ENTRY,
-    '--state-dir',
-    stateDir,
-    '--api-address',
-    `${SUBNET}.${host}:50000`,
-    '--config',
-    join(work, 'controlplane.yaml'),
-    '--components',
-    components,
-    '--hostname',
+function startNode(name: string, host: number): NetnsNode {
+  const node = startNetnsNode({
     name,
-  ]);
-  const lines: string[] = [];
-  createInterface({ input: child.stdout! }).on('line', (l) => lines.push(l));
-  createInterface({ input: child.stderr! }).on('line', (l) => lines.push(`stderr: ${l}`));
-  const node = { name, ip: `${SUBNET}.${host}`, peer, child, lines };
+    subnet: SUBNET,
+    host,
+    bridge: 'khbr0',
+    veth: `kh${process.pid % 10000}${host}`,
+    work,
+    config: join(work, 'controlplane.yaml'),
+    components,
+  });
   nodes.set(name, node);
   return node;
 }
-
-const waitForLine = (n: ClusterNode, re: RegExp, ms = 120_000) =>
-  eventually(`${n.name}: ${re}`, ms, async () => {
-    if (!n.lines.some((l) => re.test(l)))
-      throw new Error(`not yet; last lines:\n${n.lines.slice(-15).join('\n')}`);
-  });
 
 /** The lines the checks that can pass without Kubernetes end with. */
 const PASSED = [
@@ -121,20 +74,8 @@ enterNetns();
 beforeAll(async () => {
   work = mkdtempSync(join(tmpdir(), 'keel-health-'));
   bin = talosctlPath();
-  components = join(work, 'components');
-  mkdirSync(join(components, 'usr/bin'), { recursive: true });
-  // copied, not linked: etcd runs as its own user (60), which cannot reach into root's cache
-  chmodSync(work, 0o755);
-  for (const b of ['etcd', 'etcdutl'])
-    copyFileSync(join(componentDir('etcd'), b), join(components, 'usr/bin', b));
-  for (const [c, bins] of [
-    ['containerd', ['containerd', 'containerd-shim-runc-v2', 'ctr']],
-    ['runc', ['runc']],
-  ] as const)
-    for (const b of bins) copyFileSync(join(componentDir(c), b), join(components, 'usr/bin', b));
-  ip('link', 'add', 'khbr0', 'type', 'bridge');
-  ip('link', 'set', 'khbr0', 'up');
-  ip('address', 'add', `${SUBNET}.254/24`, 'dev', 'khbr0');
+  components = componentsLayer(work);
+  addBridge('khbr0', SUBNET);
   works(
     await talosctl(bin, ['gen', 'config', 'keel-health', `https://${SUBNET}.1:6443`, '-o', work], {
       cwd: work,
@@ -149,27 +90,8 @@ afterAll(async () => {
   killTalosctls();
   await cleanup();
   // nodes first, gracefully (they stop their etcd); anything left is killed
-  await Promise.all(
-    [...nodes.values()].map(
-      (n) =>
-        new Promise<void>((resolve) => {
-          if (n.child.exitCode !== null || n.child.signalCode !== null) return resolve();
-          const t = setTimeout(() => n.child.kill('SIGKILL'), 20_000);
-          n.child.once('exit', () => {
-            clearTimeout(t);
-            resolve();
-          });
-          n.child.kill('SIGTERM');
-        }),
-    ),
-  );
-  // the nodes' namespaces were made after collection, when their own teardown can no longer be registered
-  for (const n of nodes.values())
-    try {
-      execFileSync('ip', ['netns', 'del', n.peer.name]);
-    } catch {
-      // already gone
-    }
+  await stopNodes(nodes.values());
+  removeNetns(nodes.values());
   if (work) rmSync(work, { recursive: true, force: true });
 }, 60_000);
 

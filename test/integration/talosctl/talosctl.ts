@@ -5,6 +5,7 @@ import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { expect } from 'vitest';
 
 const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
 
@@ -93,6 +94,13 @@ function run(
       resolve({ code, stdout, stderr, output: `$ talosctl ${args.join(' ')}\n${output}`, timedOut, matched });
     });
   });
+}
+
+/** works expects a run to have ended by itself with exit code 0, and returns its stdout. */
+export function works(r: Run): string {
+  expect(r.timedOut, r.output).toBe(false);
+  expect(r.code, r.output).toBe(0);
+  return r.stdout;
 }
 
 /** talosctl runs one command to its end (or its deadline, default 30 s) and returns what it printed. */

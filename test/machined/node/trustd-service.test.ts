@@ -1,6 +1,5 @@
 // trustd as machined's service: it listens once TrustdCertificates exists, is healthy from then on,
 // signs with the OS root of the moment, and serves each re-issued certificate without a restart.
-import { connect } from 'node:tls';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { OSRoot, Trustd } from '../../../resources/secrets/index.js';
 import {
@@ -20,10 +19,10 @@ import {
   profiles,
 } from '../../../src/pki/index.js';
 import { requestCertificate } from '../../../src/trustd/index.js';
+import { servedCertificate, TOKEN } from '../../api/trustd/fixtures.js';
 import { newSupervisor } from '../services/helpers.js';
 import { freePort } from './harness.js';
 
-const TOKEN = 'abcdef.0123456789abcdef';
 let os: CertificateAndKey;
 const trustdCert = () =>
   issueCertificate(os, profiles.trustdServer({ dnsNames: [], ipAddresses: ['127.0.0.1'] }, 'cp'));
@@ -37,15 +36,7 @@ afterEach(async () => {
 });
 
 /** served is the certificate a TLS handshake with 127.0.0.1:port is shown */
-const served = (port: number) =>
-  new Promise<Buffer>((resolve, reject) => {
-    const s = connect({ host: '127.0.0.1', port, ca: os.crt, ALPNProtocols: ['h2'], servername: 'cp' });
-    s.once('secureConnect', () => {
-      resolve(s.getPeerCertificate().raw);
-      s.destroy();
-    });
-    s.once('error', reject);
-  });
+const served = (port: number) => servedCertificate(port, os.crt, 'cp');
 
 describe('trustd service', () => {
   it('sits beside the API: its host, the next port (upstream’s 50001 beside 50000)', () => {
