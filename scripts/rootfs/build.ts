@@ -78,9 +78,11 @@ export const BASE_DIRS = [
   '/usr/sbin',
   '/usr/lib',
   '/usr/lib64',
-  // the kernel's modules directory, empty (the kernel is built without modules): kube-proxy's pod mounts
-  // the host's /lib/modules, which containerd would otherwise try to make on the read-only root
+  // mount sources of kube-proxy's pod (hostPath /lib/modules and /etc/ssl/certs), which containerd would
+  // otherwise try to make on the read-only root: the kernel is built without modules, and the node keeps
+  // no CA bundle of its own yet, so both stay empty
   '/usr/lib/modules',
+  '/etc/ssl/certs',
 ];
 /** Names that would mean a shell or a package manager slipped in. */
 export const FORBIDDEN = [
