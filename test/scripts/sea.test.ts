@@ -100,11 +100,14 @@ describe('the single executable', () => {
     expect(blob.includes(cache)).toBe(true);
     expect(blob.includes(readFileSync(wrapped))).toBe(true);
     // what a compile alone caches (the top level and eagerly compiled functions), for comparison: the
-    // training ran machined's module loading and a maintenance API's first answer, which compiled far more
+    // training ran machined's module loading and a maintenance API's first answer, which compiled far more.
+    // The margin is 2.5×, not more: the bundle grows with code a maintenance boot never runs (the
+    // Kubernetes controllers, the health check, trustd), which a compile alone caches the top level of and
+    // the training does not reach (3.0× at 2.06 MB against 0.69 MB when the bound was last moved)
     const compiledOnly = new Script(readFileSync(wrapped, 'utf8'), {
       filename: 'machined.js',
     }).createCachedData();
-    expect(cache.length).toBeGreaterThan(3 * compiledOnly.length);
+    expect(cache.length).toBeGreaterThan(2.5 * compiledOnly.length);
   });
 
   it(
