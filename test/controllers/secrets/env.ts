@@ -4,7 +4,7 @@ import { CERT_NODE_ADDRESS_ID, type SecretsClock } from '../../../controllers/se
 import { MachineConfig } from '../../../resources/config/index.js';
 import { HostnameStatus, NodeAddress } from '../../../resources/network/index.js';
 import { type Config, generateConfigs, mintSecrets } from '../../../src/config/index.js';
-import { type Controller, Runtime, silentLogger } from '../../../src/cosi/controller/index.js';
+import { type Controller, type Logger, Runtime, silentLogger } from '../../../src/cosi/controller/index.js';
 import { newInmemState } from '../../../src/cosi/state/inmem/index.js';
 import type { State } from '../../../src/cosi/state/state.js';
 import { wrapCore } from '../../../src/cosi/state/wrap.js';
@@ -16,10 +16,10 @@ export interface RuntimeEnv {
   stop(): Promise<void>;
 }
 
-/** startRuntime runs the controllers on a fresh in-memory state until stop(). */
-export function startRuntime(controllers: readonly Controller[]): RuntimeEnv {
+/** startRuntime runs the controllers on a fresh in-memory state until stop(), logging to `logger`. */
+export function startRuntime(controllers: readonly Controller[], logger: Logger = silentLogger): RuntimeEnv {
   const state = wrapCore(newInmemState());
-  const rt = new Runtime(state, { logger: silentLogger, restartBackoff: FAST });
+  const rt = new Runtime(state, { logger, restartBackoff: FAST });
   for (const c of controllers) rt.register(c);
   const ac = new AbortController();
   const done = rt.run({ signal: ac.signal });

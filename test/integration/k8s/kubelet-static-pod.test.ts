@@ -36,10 +36,7 @@ import {
   SECRETS_NAMESPACE,
 } from '../../../resources/secrets/index.js';
 import { Service, V1ALPHA1_NAMESPACE } from '../../../resources/v1alpha1/index.js';
-import { type Controller, lineLogger, Runtime } from '../../../src/cosi/controller/index.js';
-import { newInmemState } from '../../../src/cosi/state/inmem/index.js';
-import type { State } from '../../../src/cosi/state/state.js';
-import { wrapCore } from '../../../src/cosi/state/wrap.js';
+import { lineLogger } from '../../../src/cosi/controller/index.js';
 import {
   assertLength,
   assertNoResource,
@@ -47,6 +44,7 @@ import {
 } from '../../../src/cosi/testing/assert-resources.js';
 import { newCertificateAuthority } from '../../../src/pki/index.js';
 import { startContainerd, type TestContainerd } from '../../containerd/fixtures.js';
+import { type RuntimeEnv, startRuntime } from '../../controllers/secrets/env.js';
 import { componentDir } from '../../etcd/fixtures.js';
 import { enterNetns } from '../../sys/netns.js';
 import { kubeletService, type RunningKubelet, startKubelet } from './kubelet.js';
@@ -57,7 +55,7 @@ const NODENAME = 'keel-spst';
 
 let containerd: TestContainerd;
 let work: string;
-let env: { state: State; stop(): Promise<void> };
+let env: RuntimeEnv;
 /** the controllers' log lines, shown with the kubelet's when a check fails */
 const controllerLog: string[] = [];
 let kubelet: RunningKubelet | undefined;
@@ -84,25 +82,6 @@ const statusID = (name: string) => `kube-system/${name}-${NODENAME}`;
 
 const logTail = () =>
   `${(kubelet?.log() ?? '').split('\n').slice(-30).join('\n')}\ncontrollers:\n${controllerLog.slice(-20).join('')}`;
-
-/** startRuntime runs the controllers on in-memory state, their log kept */
-function startRuntime(controllers: readonly Controller[]) {
-  const state = wrapCore(newInmemState());
-  const rt = new Runtime(state, {
-    logger: lineLogger((l) => controllerLog.push(l), 'debug'),
-    restartBackoff: { initial: 1, multiplier: 1.5, randomization: 0.5, max: 10 },
-  });
-  for (const c of controllers) rt.register(c);
-  const ac = new AbortController();
-  const done = rt.run({ signal: ac.signal });
-  return {
-    state,
-    async stop() {
-      ac.abort();
-      await done;
-    },
-  };
-}
 
 /** gone waits until a status is destroyed, or fails with the logs */
 const gone = (id: string) =>
@@ -132,10 +111,10 @@ beforeAll(async () => {
 
   const paths = kubeletPathsUnder(join(work, 'state'), containerd.socket);
   manifests = kubeletFiles(paths).manifests;
-  env = startRuntime([
-    StaticPodServerController,
-    kubeletStaticPodController({ kubelet: paths, refreshMs: 2_000 }),
-  ]);
+  env = startRuntime(
+    [StaticPodServerController, kubeletStaticPodController({ kubelet: paths, refreshMs: 2_000 })],
+    lineLogger((l) => controllerLog.push(l), 'debug'),
+  );
   await env.state.create(
     Nodename.new(K8S_NAMESPACE, NODENAME_ID, { ...Nodename.codec.empty(), nodename: NODENAME }),
   );

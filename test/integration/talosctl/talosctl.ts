@@ -1,11 +1,11 @@
 // The stock talosctl as the tests' client: built from its Go module by scripts/talosctl.sh (cached outside
 // the work tree; `make test` links it at _out/talosctl), run with a deadline so that a hang fails the test
 // with what it printed rather than stalling the suite.
+import assert from 'node:assert/strict';
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { expect } from 'vitest';
 
 const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
 
@@ -96,10 +96,13 @@ function run(
   });
 }
 
-/** works expects a run to have ended by itself with exit code 0, and returns its stdout. */
+/**
+ * works checks a run ended by itself with exit code 0, and returns its stdout. node:assert, not vitest's
+ * expect: the benches boot nodes with these helpers outside vitest's runner.
+ */
 export function works(r: Run): string {
-  expect(r.timedOut, r.output).toBe(false);
-  expect(r.code, r.output).toBe(0);
+  assert.equal(r.timedOut, false, r.output);
+  assert.equal(r.code, 0, r.output);
   return r.stdout;
 }
 

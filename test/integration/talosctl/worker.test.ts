@@ -12,7 +12,7 @@ import { parse as parseYaml } from 'yaml';
 import { standardKeyLabel } from '../../../src/pki/index.js';
 import { callUnary, errorOf, serviceClient, tlsOnly } from '../../api/fixtures.js';
 import { cleanup, freePort, type NodeProcess, spawnNode, tempStateDir } from '../../machined/node/harness.js';
-import { killTalosctls, type Run, talosctl, talosctlPath } from './talosctl.js';
+import { killTalosctls, talosctl, talosctlPath, works } from './talosctl.js';
 
 let bin: string;
 let dir: string;
@@ -23,12 +23,6 @@ let pem: { ca: string; crt: string; key: string };
 
 const at = (node: NodeProcess, ...args: string[]) =>
   talosctl(bin, ['-e', node.address, '-n', '127.0.0.1', ...args], { talosconfig, cwd: dir });
-
-function works(r: Run): string {
-  expect(r.timedOut, r.output).toBe(false);
-  expect(r.code, r.output).toBe(0);
-  return r.stdout;
-}
 
 const prism = async () =>
   JSON.stringify({ machine: { features: { kubePrism: { port: await freePort() } } } });
