@@ -37,7 +37,8 @@ try {
   ).spec.hostname;
   const kubectl = await adminKubectl(node, dir);
   await nodeReady(kubectl, hostname, READY_TIMEOUT_MS);
-  const ready = nowMs();
+  // wall-clock, as node.times are (the monotonic nowMs is for the CPU window below)
+  const ready = Date.now();
   await delay(SETTLE_MS);
   const before = await cpuTicks(tc, 1);
   const t0 = nowMs();
