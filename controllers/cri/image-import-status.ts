@@ -5,7 +5,10 @@
 // MB a guest without KVM would otherwise write twice) once the `containerd` service is healthy, unpacked for its snapshotter and under the names the
 // archive gives. Once a boot: an archive whose bytes a status already shows imported is not imported again.
 // The import makes the namespaces too; its images are pinned, so the kubelet's image GC leaves them be.
+// A worker runs no control plane, so it leaves the control plane's archives out (minutes of emulated
+// CPU and hundreds of MB of disk it would never use); a node whose role is not known yet takes them all.
 import { basename, join } from 'node:path';
+import { MACHINE_TYPE_ID, type MachineRole, MachineType } from '../../resources/config/machine-type.js';
 import { ImageImportStatus, type ImageImportStatusSpec } from '../../resources/cri/index.js';
 import { COMPONENTS_LAYER_ID, ComponentsLayer, KUBERNETES_LAYER_ID } from '../../resources/runtime/index.js';
 import { Service } from '../../resources/v1alpha1/index.js';
@@ -34,7 +37,11 @@ export const PINNED_LABEL = 'io.cri-containerd.pinned=pinned';
 export function imageImportStatusController(paths: ContainerdPaths) {
   return defineController({
     name: IMAGE_IMPORT_STATUS_CONTROLLER,
-    inputs: [input(ComponentsLayer), input(Service, { id: CONTAINERD_SERVICE_ID })],
+    inputs: [
+      input(ComponentsLayer),
+      input(Service, { id: CONTAINERD_SERVICE_ID }),
+      input(MachineType, { id: MACHINE_TYPE_ID }),
+    ],
     outputs: [output(ImageImportStatus, 'exclusive')],
     async run(rt, { signal, logger }) {
       for await (const _ of rt.events(signal)) {
@@ -46,10 +53,12 @@ export function imageImportStatusController(paths: ContainerdPaths) {
         if (!tools || !containerd?.spec.healthy) continue;
         // a status is named for its archive's file, which is unique across the layers: the manifest
         // (images/components.yaml) names each image once, whatever layer ships it
+        const role = (await rt.getOrNull(MachineType, MACHINE_TYPE_ID, { signal }))?.spec.type ?? 'unknown';
         const archives: { archive: string; namespaces: readonly string[] }[] = [];
         for (const l of layers)
           for (const archive of await imageArchives(join(l.spec.root, LAYER_IMAGES_DIR)))
-            archives.push({ archive, namespaces: importNamespaces(l.metadata.id) });
+            if (runsOn(basename(archive, '.tar'), role))
+              archives.push({ archive, namespaces: importNamespaces(l.metadata.id) });
         const shown = new Map(
           (await rt.list(ImageImportStatus, { signal })).map((r) => [r.metadata.id, r.spec]),
         );
@@ -101,6 +110,14 @@ export function imageImportStatusController(paths: ContainerdPaths) {
 export const imported = (status: ImageImportStatusSpec | undefined, sha256: string): boolean =>
   status !== undefined && status.sha256 === sha256 && status.error === '';
 
+/** controlPlaneImage: the archive of a control plane static pod's image */
+const controlPlaneImage = (name: string): boolean =>
+  /^kube-(apiserver|controller-manager|scheduler)$/.test(name);
+
+/** runsOn: whether a node of `role` may run the archive `name`'s image; a worker runs no control plane. */
+export const runsOn = (name: string, role: MachineRole): boolean =>
+  role !== 'worker' || !controlPlaneImage(name);
+
 /**
  * importOrder puts first what a control plane waits on: the sandbox image every pod needs, then the
  * control plane's own (under TCG an import takes tens of seconds, and the kubelet cannot start the API
@@ -111,7 +128,7 @@ export function importOrder<T extends { archive: string }>(archives: readonly T[
   const rank = (a: T) => {
     const name = basename(a.archive, '.tar');
     if (name === 'pause') return 0;
-    if (/^kube-(apiserver|controller-manager|scheduler)$/.test(name)) return 1;
+    if (controlPlaneImage(name)) return 1;
     return name === 'kube-proxy' || name === 'flannel' ? 2 : 3;
   };
   return archives

@@ -26,7 +26,10 @@ import {
   imported,
   importOrder,
   LAYER_IMAGES_DIR,
+  runsOn,
 } from '../../../controllers/cri/image-import-status.js';
+import { CONFIG_NAMESPACE } from '../../../resources/config/machine-config.js';
+import { MACHINE_TYPE_ID, MachineType } from '../../../resources/config/machine-type.js';
 import { ImageImportStatus } from '../../../resources/cri/index.js';
 import {
   COMPONENTS_LAYER_ID,
@@ -36,7 +39,7 @@ import {
 } from '../../../resources/runtime/index.js';
 import { Service } from '../../../resources/v1alpha1/index.js';
 import { ociArchive } from '../../../scripts/components/oci-archive.js';
-import { assertResource } from '../../../src/cosi/testing/assert-resources.js';
+import { assertNoResource, assertResource } from '../../../src/cosi/testing/assert-resources.js';
 import { parseMountInfo } from '../../../src/sys/mountinfo.js';
 import { componentDir } from '../../etcd/fixtures.js';
 import { type RuntimeEnv, startRuntime } from '../network/env.js';
@@ -50,6 +53,17 @@ describe('imported', () => {
     expect(imported(ok, 'y')).toBe(false);
     expect(imported({ ...ok, error: 'ctr failed' }, 'x')).toBe(false);
     expect(imported(undefined, 'x')).toBe(false);
+  });
+});
+
+describe('runsOn', () => {
+  it('leaves the control plane’s images off a worker, and nothing off any other node', () => {
+    for (const name of ['kube-apiserver', 'kube-controller-manager', 'kube-scheduler']) {
+      expect(runsOn(name, 'worker'), name).toBe(false);
+      for (const role of ['controlplane', 'init', 'unknown'] as const) expect(runsOn(name, role)).toBe(true);
+    }
+    for (const name of ['pause', 'kube-proxy', 'flannel', 'coredns', 'toolbox', 'kube-apiserver-extra'])
+      expect(runsOn(name, 'worker'), name).toBe(true);
   });
 });
 
@@ -271,6 +285,35 @@ describe('cri.ImageImportStatusController (a real containerd)', () => {
       SLOW,
     );
     expect(names(n.ctr('-n', 'k8s.io', 'images', 'ls', '-q'))).not.toContain(n.ref);
+  }, 120_000);
+
+  it('imports no control plane image on a worker, and drops a status shown before the role was known', async () => {
+    const n = await node();
+    const scheduler = ociArchive({
+      name: 'registry.k8s.io/kube-scheduler:v0',
+      arch: 'amd64',
+      layer: [{ path: 'kube-scheduler', type: 'file', mode: 0o644, content: Buffer.from('s') }],
+      config: {},
+    });
+    writeFileSync(join(n.kubernetes, LAYER_IMAGES_DIR, 'kube-scheduler.tar'), scheduler.tar);
+    const env = await n.start();
+    // the role not known yet: everything is imported
+    await assertResource(
+      env.state,
+      ImageImportStatus,
+      'kube-scheduler',
+      (r) => expect(r.spec.error).toBe(''),
+      SLOW,
+    );
+    await env.state.create(MachineType.new(CONFIG_NAMESPACE, MACHINE_TYPE_ID, { type: 'worker' }));
+    await assertNoResource(env.state, ImageImportStatus, 'kube-scheduler', SLOW);
+    await assertResource(
+      env.state,
+      ImageImportStatus,
+      'kube-marker',
+      (r) => expect(r.spec.error).toBe(''),
+      SLOW,
+    );
   }, 120_000);
 
   it('shows why an archive would not import, and imports the others', async () => {
