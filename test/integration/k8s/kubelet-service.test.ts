@@ -42,7 +42,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await kubelet?.stop();
   await containerd?.stop();
-  kubelet?.removeCgroups();
+  await kubelet?.removeCgroups();
   if (work) rmSync(work, { recursive: true, force: true });
 }, 60_000);
 

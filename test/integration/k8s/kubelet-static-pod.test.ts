@@ -153,7 +153,7 @@ afterAll(async () => {
   await kubelet?.stop();
   // the pods outlive the kubelet: containerd's stop removes them
   await containerd?.stop();
-  kubelet?.removeCgroups();
+  await kubelet?.removeCgroups();
   if (work) rmSync(work, { recursive: true, force: true });
 }, 120_000);
 

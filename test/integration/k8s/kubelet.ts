@@ -77,8 +77,8 @@ export interface RunningKubelet {
   log(): string;
   /** stop kills it; unshare takes it and its namespace down with it */
   stop(): Promise<void>;
-  /** removeCgroups removes the cgroups it made (once the pods in them are gone) */
-  removeCgroups(): void;
+  /** removeCgroups removes the cgroups it made, once the processes in them are gone */
+  removeCgroups(): Promise<void>;
 }
 
 export interface KubeletOptions {
@@ -112,8 +112,8 @@ export function startKubelet(spec: ServiceSpecSpec, o: KubeletOptions): RunningK
       proc.kill('SIGKILL');
       await gone;
     },
-    removeCgroups() {
-      for (const d of made) if (existsSync(d)) removeCgroup(d);
+    async removeCgroups() {
+      for (const d of made) if (existsSync(d)) await removeCgroup(d);
     },
   };
 }
@@ -126,9 +126,25 @@ const hierarchies = (): string[] =>
         .map((d) => join(CGROUP_ROOT, d))
         .filter((d) => existsSync(join(d, 'cgroup.procs')));
 
-/** removeCgroup removes a cgroup and its children, deepest first (their files go with them) */
-function removeCgroup(dir: string): void {
+/** how long a cgroup may stay busy after its processes were killed */
+const EMPTYING_MS = 10_000;
+
+/**
+ * removeCgroup removes a cgroup and its children, deepest first (their files go with them). The kubelet's
+ * exit does not wait for the rest of its PID namespace: the kernel kills those after it, and a cgroup
+ * refuses rmdir (EBUSY) until its last process has gone, so each is given a moment to empty.
+ */
+async function removeCgroup(dir: string): Promise<void> {
   for (const e of readdirSync(dir, { withFileTypes: true }))
-    if (e.isDirectory()) removeCgroup(join(dir, e.name));
-  rmdirSync(dir);
+    if (e.isDirectory()) await removeCgroup(join(dir, e.name));
+  const deadline = Date.now() + EMPTYING_MS;
+  for (;;) {
+    try {
+      rmdirSync(dir);
+      return;
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException).code !== 'EBUSY' || Date.now() > deadline) throw e;
+      await new Promise((r) => setTimeout(r, 50));
+    }
+  }
 }
