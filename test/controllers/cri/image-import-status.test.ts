@@ -46,6 +46,15 @@ import { type RuntimeEnv, startRuntime } from '../network/env.js';
 
 const SLOW = { timeoutMs: 60_000 };
 
+/** oneFileImage is an OCI archive of image `name` whose one layer holds the file `path` */
+const oneFileImage = (name: string, path: string) =>
+  ociArchive({
+    name,
+    arch: 'amd64',
+    layer: [{ path, type: 'file', mode: 0o644, content: Buffer.from(path) }],
+    config: {},
+  });
+
 describe('imported', () => {
   const ok = { archive: '/a.tar', sha256: 'x', namespaces: ['system'], images: ['a'], error: '' };
   it('means these bytes were imported without an error', () => {
@@ -120,12 +129,7 @@ async function node(): Promise<Node> {
   copyFileSync(join(toolbox, 'toolbox.tar'), join(layer, LAYER_IMAGES_DIR, 'toolbox.tar'));
   const kubernetes = join(work, 'kubernetes');
   mkdirSync(join(kubernetes, LAYER_IMAGES_DIR), { recursive: true });
-  const kubeMarker = ociArchive({
-    name: 'keel.dev/kube-marker:v1',
-    arch: 'amd64',
-    layer: [{ path: 'kube-marker', type: 'file', mode: 0o644, content: Buffer.from('k') }],
-    config: {},
-  });
+  const kubeMarker = oneFileImage('keel.dev/kube-marker:v1', 'kube-marker');
   writeFileSync(join(kubernetes, LAYER_IMAGES_DIR, 'kube-marker.tar'), kubeMarker.tar);
 
   const root = join(work, 'node');
@@ -267,12 +271,7 @@ describe('cri.ImageImportStatusController (a real containerd)', () => {
     // once a boot: a later pass (woken by a second archive, which sorts after it) leaves an imported archive
     // alone, so an image removed since is not put back
     n.ctr('-n', 'k8s.io', 'images', 'rm', n.ref);
-    const marker = ociArchive({
-      name: 'keel.dev/marker:v1',
-      arch: 'amd64',
-      layer: [{ path: 'marker', type: 'file', mode: 0o644, content: Buffer.from('m') }],
-      config: {},
-    });
+    const marker = oneFileImage('keel.dev/marker:v1', 'marker');
     writeFileSync(join(n.layer, LAYER_IMAGES_DIR, 'zz-marker.tar'), marker.tar);
     await env.state.modify(ComponentsLayer.new(RUNTIME_NAMESPACE, COMPONENTS_LAYER_ID), (r) => {
       (r as ComponentsLayer).spec = { root: n.layer, source: 'again', packages: '' };
@@ -289,12 +288,7 @@ describe('cri.ImageImportStatusController (a real containerd)', () => {
 
   it('imports no control plane image on a worker, and drops a status shown before the role was known', async () => {
     const n = await node();
-    const scheduler = ociArchive({
-      name: 'registry.k8s.io/kube-scheduler:v0',
-      arch: 'amd64',
-      layer: [{ path: 'kube-scheduler', type: 'file', mode: 0o644, content: Buffer.from('s') }],
-      config: {},
-    });
+    const scheduler = oneFileImage('registry.k8s.io/kube-scheduler:v0', 'kube-scheduler');
     writeFileSync(join(n.kubernetes, LAYER_IMAGES_DIR, 'kube-scheduler.tar'), scheduler.tar);
     const env = await n.start();
     // the role not known yet: everything is imported
