@@ -56,6 +56,19 @@ interface GrpcStatusLike {
 const hasGrpcCode = (e: unknown): e is GrpcStatusLike =>
   typeof e === 'object' && e !== null && typeof (e as { code?: unknown }).code === 'number';
 
+/**
+ * the longest status message sent, in characters: the message travels percent-encoded in the trailers,
+ * whose block HTTP/2 caps (64 KiB by default here); a longer one failed to send at all and left the call
+ * without a status, its client waiting
+ */
+export const MAX_STATUS_MESSAGE = 8 << 10;
+
+/** boundedMessage cuts a status message to MAX_STATUS_MESSAGE characters, saying how much was cut. */
+export function boundedMessage(details: string): string {
+  if (details.length <= MAX_STATUS_MESSAGE) return details;
+  return `${details.slice(0, MAX_STATUS_MESSAGE)}… (${details.length - MAX_STATUS_MESSAGE} more characters cut)`;
+}
+
 /** toServerError maps anything a handler threw to a status; errors that already carry a gRPC code keep it. */
 export function toServerError(err: unknown, method: string): ServerErrorResponse {
   let code: status = status.INTERNAL;
@@ -69,5 +82,6 @@ export function toServerError(err: unknown, method: string): ServerErrorResponse
   } else {
     details = `${method}: ${err instanceof Error ? err.message : String(err)}`;
   }
+  details = boundedMessage(details);
   return Object.assign(new Error(details), { code, details, metadata: new Metadata() });
 }

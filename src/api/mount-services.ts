@@ -18,6 +18,7 @@ import { ApiError, toServerError } from './errors.js';
 import type { Gate } from './gate.js';
 import { type HandlerMap, handlerKind, localCall, streamedLocalCall } from './handlers.js';
 import type { ApiServiceName, ServiceMethods } from './proto.js';
+import { checkRequestSize } from './request-limits.js';
 import { routeBidiStream, routeClientStream, routeServerStream, routeUnary } from './routing/router.js';
 
 /** The services served as bytes; COSI State is mounted through src/cosi instead. */
@@ -76,8 +77,10 @@ function implementationFor(def: MethodDefinition<object, object>, m: ServicesMou
   const method = def.path;
   const { gate } = m;
   // an unauthorized call is refused before it waits for anything
-  const admitThenHandler = (call: Parameters<Gate['admit']>[1]) => {
+  const admitThenHandler = (call: Parameters<Gate['admit']>[1], request?: Buffer) => {
     const admitted = gate.admit(method, call);
+    // a request message is checked before anything parses it; a stream's messages each by grpc-js
+    if (request) checkRequestSize(method, request.length);
     const handlers = m.handlersFor(method);
     return handlers instanceof Promise
       ? handlers.then((h) => ({ admitted, handler: h[method] }))
@@ -89,7 +92,7 @@ function implementationFor(def: MethodDefinition<object, object>, m: ServicesMou
       // a unary call ends by itself: a closing server lets it finish (the drain is bounded by close)
       const scope = callScope(call, NEVER);
       Promise.resolve()
-        .then(() => admitThenHandler(call))
+        .then(() => admitThenHandler(call, call.request))
         .then(({ admitted, handler }) => {
           const local = localCall(
             def,
@@ -109,7 +112,7 @@ function implementationFor(def: MethodDefinition<object, object>, m: ServicesMou
     return ((call) => {
       const scope = callScope(call, m.closing);
       Promise.resolve()
-        .then(() => admitThenHandler(call))
+        .then(() => admitThenHandler(call, call.request))
         .then(({ admitted, handler }) => {
           const local = localCall(
             def,

@@ -20,6 +20,7 @@ import { callerRoles } from './caller-roles.js';
 import { ApiError, toServerError } from './errors.js';
 import type { Admitted, Gate } from './gate.js';
 import type { ServiceMethods } from './proto.js';
+import { checkRequestSize, requestLimit } from './request-limits.js';
 import { routeServerStream, routeUnary } from './routing/router.js';
 
 export interface StateMount {
@@ -100,6 +101,43 @@ function endOnClose(call: ServerWritableStream<object, object>, method: string, 
   call.once('cancelled', done);
 }
 
+/**
+ * Oversized stands for a request over its method's limit: grpc-js parses a request before the handler
+ * runs, and fails a parser that throws as INTERNAL, so the parser hands this on and the handler, having
+ * admitted the caller, refuses the call with RESOURCE_EXHAUSTED.
+ */
+class Oversized {
+  constructor(readonly bytes: number) {}
+}
+
+/** sized is the service definition whose requests are parsed only when within their method's limit. */
+function sized(methods: ServiceMethods): ServiceDefinition {
+  const out: Record<string, unknown> = {};
+  for (const [short, def] of Object.entries(methods)) {
+    const limit = requestLimit(def.path);
+    // only what the server reads: the lazy descriptor fields (requestType …) stay unbuilt
+    out[short] = {
+      path: def.path,
+      requestStream: def.requestStream,
+      responseStream: def.responseStream,
+      originalName: def.originalName,
+      requestSerialize: def.requestSerialize,
+      requestDeserialize: (b: Buffer) =>
+        b.length > limit ? new Oversized(b.length) : def.requestDeserialize(b),
+      responseSerialize: def.responseSerialize,
+      responseDeserialize: def.responseDeserialize,
+    };
+  }
+  return out as ServiceDefinition;
+}
+
+/** admit is the gate's admission, then the request's size (the caller learns no limit it may not call) */
+function admit(m: StateMount, method: string, call: { readonly request: unknown }): Admitted {
+  const admitted = m.gate.admit(method, call as Parameters<Gate['admit']>[1]);
+  if (call.request instanceof Oversized) checkRequestSize(method, call.request.bytes);
+  return admitted;
+}
+
 /** mountState adds cosi.resource.State to `server`. */
 export function mountState(server: Server, m: StateMount): void {
   let loaded: Implementation | undefined;
@@ -115,7 +153,7 @@ export function mountState(server: Server, m: StateMount): void {
       impl[short] = ((call: ServerWritableStream<object, object>) => {
         let admitted: Admitted;
         try {
-          admitted = m.gate.admit(method, call);
+          admitted = admit(m, method, call);
         } catch (err) {
           call.emit('error', toServerError(err, method));
           return;
@@ -161,7 +199,7 @@ export function mountState(server: Server, m: StateMount): void {
     ) => {
       let admitted: Admitted;
       try {
-        admitted = m.gate.admit(method, call);
+        admitted = admit(m, method, call);
       } catch (err) {
         callback(toServerError(err, method));
         return;
@@ -193,5 +231,5 @@ export function mountState(server: Server, m: StateMount): void {
         .finally(scope.release);
     }) as UntypedHandleCall;
   }
-  server.addService(m.methods as unknown as ServiceDefinition, impl as UntypedServiceImplementation);
+  server.addService(sized(m.methods), impl as UntypedServiceImplementation);
 }

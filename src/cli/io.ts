@@ -1,6 +1,7 @@
 // The CLI's side effects in one place: reading inputs, writing outputs (never silently overwriting), printing.
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
+import { ConfigErrors, configText } from '../config/index.js';
 import { UsageError } from './args.js';
 
 /** OutputError is a local file keelctl will not write (one already there, say): no usage follows it. */
@@ -8,6 +9,14 @@ export class OutputError extends Error {
   constructor(message: string) {
     super(message);
     this.name = 'OutputError';
+  }
+}
+
+/** InputError is a local file keelctl cannot take: unreadable, binary, not UTF-8, too large. */
+export class InputError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'InputError';
   }
 }
 
@@ -30,13 +39,35 @@ export function writeRaw(io: Output, chunk: string | Uint8Array): void {
   else io.out(Buffer.from(chunk).toString('utf8').replace(/\n$/, ''));
 }
 
+/** what the usual reasons a file cannot be read are called, as `ls` and `cat` say them */
+const ERRNO_WORDS: Readonly<Record<string, string>> = {
+  ENOENT: 'no such file or directory',
+  EISDIR: 'is a directory',
+  EACCES: 'permission denied',
+  ENOTDIR: 'a part of the path is not a directory',
+};
+
+/**
+ * readInput reads a YAML input (a config, a patch, a talosconfig, a secrets bundle): a file that cannot be
+ * read, or is not text, is named with what is wrong with it, in one line.
+ */
 export function readInput(path: string, what: string): string {
+  const fail = (detail: string): never => {
+    throw new InputError(`reading ${what} ${path}: ${detail}`);
+  };
+  let bytes: Buffer;
   try {
-    return readFileSync(path, 'utf8');
+    bytes = readFileSync(path);
   } catch (e) {
-    throw new UsageError(
-      `reading ${what} ${path}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`,
-    );
+    const code = (e as NodeJS.ErrnoException).code;
+    return fail(code ? (ERRNO_WORDS[code] ?? code) : (e as Error).message);
+  }
+  try {
+    return configText(bytes, path);
+  } catch (e) {
+    if (!(e instanceof ConfigErrors)) throw e;
+    const [first] = e.errors;
+    return fail(`${first!.detail}${first!.line === undefined ? '' : ` (line ${first!.line})`}`);
   }
 }
 

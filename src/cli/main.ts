@@ -32,7 +32,7 @@ import { shutdownCommand } from './commands/shutdown.js';
 import { validateCommand } from './commands/validate.js';
 import { versionCommand } from './commands/version.js';
 import { commandHelp, groupHelp, usageText } from './help.js';
-import { consoleOutput, type Output, OutputError } from './io.js';
+import { consoleOutput, InputError, type Output, OutputError } from './io.js';
 import { resolve } from './resolve.js';
 
 /** Every command keelctl has: the dispatcher, --help and the tests all read this table. */
@@ -106,7 +106,8 @@ export async function main(
       e instanceof ClientError ||
       e instanceof ResolveTypeError ||
       e instanceof ArchiveError ||
-      e instanceof OutputError
+      e instanceof OutputError ||
+      e instanceof InputError
     )
       io.err(`error: ${e.message}`);
     else io.err(`error: ${(e as Error).stack ?? String(e)}`);
@@ -124,11 +125,24 @@ function help(words: readonly string[], io: Output): number {
   return 0;
 }
 
+/**
+ * exitedUnanswered speaks for a run that ended while the command still waited: nothing was left to wake
+ * it (a connection gone quiet without a status), and Node would exit with 13 and print nothing.
+ */
+function exitedUnanswered(): void {
+  process.stderr.write(
+    'error: the command ended without an answer: the connection went quiet before the node replied\n',
+  );
+  process.exitCode = 1;
+}
+
 // run only as the entry point, so tests can import main()
 if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
   // Ctrl-C (or a TERM) ends watches and follows cleanly: streams are cancelled and the exit code kept.
   const stop = new AbortController();
   for (const sig of ['SIGINT', 'SIGTERM'] as const) process.once(sig, () => stop.abort(new Error(sig)));
+  process.once('exit', exitedUnanswered);
   process.exitCode = await main(process.argv.slice(2), consoleOutput, stop.signal);
+  process.off('exit', exitedUnanswered);
   process.exit();
 }

@@ -1,4 +1,5 @@
 // Typed errors of the config room: one issue names its document, field path and line.
+import { MAX_LISTED_ERRORS } from './decoder/limits.js';
 
 export type ConfigErrorCode =
   | 'yaml'
@@ -11,7 +12,11 @@ export type ConfigErrorCode =
   | 'conflict'
   | 'invalid'
   | 'warning'
-  | 'patch';
+  | 'patch'
+  /** bytes that are not a YAML text: too many, not UTF-8, binary */
+  | 'not-text'
+  /** a stream past one of the decoder's bounds (decoder/limits.ts) */
+  | 'limit';
 
 /** ConfigError is one problem in one document, rendered as `<doc> <path> (line N): <message>`. */
 export class ConfigError extends Error {
@@ -41,9 +46,12 @@ export class ConfigErrors extends Error {
   }
 }
 
+/** formatErrors lists the errors as upstream's multierror does, the first MAX_LISTED_ERRORS of them. */
 export function formatErrors(errors: readonly Error[]): string {
   if (errors.length === 1) return `1 error occurred:\n\t* ${errors[0]!.message}`;
-  return `${errors.length} errors occurred:\n${errors.map((e) => `\t* ${e.message}`).join('\n')}`;
+  const listed = errors.slice(0, MAX_LISTED_ERRORS).map((e) => `\t* ${e.message}`);
+  if (errors.length > MAX_LISTED_ERRORS) listed.push(`\t* … and ${errors.length - MAX_LISTED_ERRORS} more`);
+  return `${errors.length} errors occurred:\n${listed.join('\n')}`;
 }
 
 const is = (e: unknown, ...c: ConfigErrorCode[]) =>
@@ -51,6 +59,16 @@ const is = (e: unknown, ...c: ConfigErrorCode[]) =>
     ? e.errors.some((x) => c.includes(x.code))
     : e instanceof ConfigError && c.includes(e.code);
 export const isDecodeError = (e: unknown) =>
-  is(e, 'yaml', 'unknown-field', 'type', 'missing-kind', 'missing-api-version', 'unknown-kind');
+  is(
+    e,
+    'yaml',
+    'unknown-field',
+    'type',
+    'missing-kind',
+    'missing-api-version',
+    'unknown-kind',
+    'not-text',
+    'limit',
+  );
 export const isConflictError = (e: unknown) => is(e, 'duplicate', 'conflict');
 export const isPatchError = (e: unknown) => is(e, 'patch');

@@ -10,6 +10,8 @@ export {
   v1alpha1Of,
 } from './container.js';
 export { decode, decodeDocuments } from './decoder/index.js';
+export { MAX_CONFIG_BYTES } from './decoder/limits.js';
+export { configText } from './decoder/text.js';
 export {
   type ConfigDocument,
   type DocumentTypes,

@@ -1,7 +1,9 @@
 import { Client, status } from '@grpc/grpc-js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { bidiStreamHandler, clientStreamHandler } from '../../src/api/handlers.js';
+import { ApiError, MAX_STATUS_MESSAGE } from '../../src/api/errors.js';
+import { bidiStreamHandler, clientStreamHandler, unaryHandler } from '../../src/api/handlers.js';
 import { API_SERVICES, loadApiProto } from '../../src/api/proto.js';
+import { DEFAULT_REQUEST_BYTES, requestLimit } from '../../src/api/request-limits.js';
 import { type ApiServer, MAX_MESSAGE_BYTES, startApiServer } from '../../src/api/server.js';
 import {
   callUnary,
@@ -60,6 +62,12 @@ beforeAll(async () => {
       '/machine.DebugService/ContainerRun': bidiStreamHandler(async (reqs, send) => {
         for await (const _ of reqs) await send({ exit_code: 0 });
       }),
+      // a handler whose error runs to a megabyte, as a config of garbage once made the decoder's
+      '/machine.MachineService/Upgrade': unaryHandler(async () => {
+        throw new ApiError('invalid-argument', `${'x'.repeat(1 << 20)}`);
+      }),
+      // takes whatever reaches it: a request under its limit is parsed and answered
+      '/machine.MachineService/ApplyConfiguration': unaryHandler(async () => ({ messages: [{}] })),
     },
   });
   client = new Client(server.address, mtls(pki.osCA.crt, pki.admin), sniOptions(server.address));
@@ -135,6 +143,54 @@ describe('malformed input to every RPC', () => {
       const o = def.requestStream ? await rawCallStreaming(def, huge) : await rawCall(client, def, huge);
       expect(o, def.path).toMatchObject({ ok: false, code: status.RESOURCE_EXHAUSTED });
     }
+    await stillServing();
+  });
+});
+
+describe("each method's own request limit, below the message limit", () => {
+  const machine = proto.services.get('machine.MachineService')!;
+  const state = proto.services.get('cosi.resource.State')!;
+
+  it('a request over it is RESOURCE_EXHAUSTED naming the limit, before it is parsed', async () => {
+    // zeros: field number 0, which no parser takes; a parsed request would fail otherwise
+    const over = (path: string) => Buffer.alloc(requestLimit(path) + 1);
+    for (const def of [
+      machine.Version!,
+      machine.Dmesg!,
+      state.Get!,
+      state.Watch!,
+      machine.ApplyConfiguration!,
+    ]) {
+      const o = await rawCall(client, def, over(def.path));
+      expect(o, def.path).toEqual({
+        ok: false,
+        code: status.RESOURCE_EXHAUSTED,
+        details: `${def.path}: the request is ${requestLimit(def.path) + 1} bytes, over this method's limit of ${requestLimit(def.path)} bytes`,
+      });
+    }
+    expect(requestLimit(machine.Version!.path)).toBe(DEFAULT_REQUEST_BYTES);
+    await stillServing();
+  });
+
+  it('a config of megabytes is within ApplyConfiguration’s limit', async () => {
+    const def = machine.ApplyConfiguration!;
+    expect(requestLimit(def.path)).toBeGreaterThan(4 << 20);
+    // field 1 (data), 2 MiB long: a well-formed request over the default limit
+    const data = Buffer.alloc(2 << 20, 0x61);
+    const header = Buffer.from([0x0a, 0x80, 0x80, 0x80, 0x01]);
+    expect(await rawCall(client, def, Buffer.concat([header, data]))).toEqual({ ok: true });
+  });
+});
+
+describe('status messages', () => {
+  it('a handler’s megabyte of error reaches the client as a status, cut to its bound', async () => {
+    const o = await rawCall(client, proto.services.get('machine.MachineService')!.Upgrade!, Buffer.alloc(0));
+    expect(o.ok).toBe(false);
+    if (o.ok) return;
+    expect(o.code).toBe(status.INVALID_ARGUMENT);
+    expect(o.details).toBe(
+      `${'x'.repeat(MAX_STATUS_MESSAGE)}… (${(1 << 20) - MAX_STATUS_MESSAGE} more characters cut)`,
+    );
     await stillServing();
   });
 });

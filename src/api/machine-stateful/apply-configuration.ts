@@ -4,6 +4,7 @@ import { randomUUID } from 'node:crypto';
 import {
   type Config,
   ConfigErrors,
+  configText,
   decode,
   encode,
   formatErrors,
@@ -29,10 +30,10 @@ export function parseConfig(
   cfg: Config;
   warnings: string[];
 } {
-  const text = Buffer.from(data ?? new Uint8Array(0)).toString('utf8');
-  if (text.trim() === '') throw new ApiError('invalid-argument', 'configuration is empty');
   let cfg: Config;
   try {
+    const text = configText(data ?? new Uint8Array(0));
+    if (text.trim() === '') throw new ApiError('invalid-argument', 'configuration is empty');
     cfg = decode(text);
   } catch (e) {
     if (e instanceof ConfigErrors)

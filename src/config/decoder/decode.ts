@@ -6,7 +6,8 @@ import { ConfigError, ConfigErrors } from '../errors.js';
 import { definitionOf } from '../types/registry.js';
 import type { StructSchema } from '../types/schema.js';
 import { v1alpha1Markers, v1alpha1Schema } from '../types/v1alpha1/config.js';
-import { lineAt, type WalkContext, walk } from './walk.js';
+import { MAX_CONFIG_BYTES, MAX_DOCUMENTS } from './limits.js';
+import { aliasBudget, lineAt, type WalkContext, walk, yamlDetail } from './walk.js';
 
 export interface DecodeOptions {
   /** decode a patch: documents may be partial and carry `$patch: delete` */
@@ -28,18 +29,25 @@ export function decode(source: string, opts: DecodeOptions = {}): Config {
 
 /** decodeDocuments decodes what it can and returns the problems instead of throwing. */
 export function decodeDocuments(source: string, opts: DecodeOptions = {}): Decoded {
-  const counter = new LineCounter();
-  const parsed = parseAllDocuments(source, { lineCounter: counter, uniqueKeys: true });
   const documents: ConfigDocument[] = [];
   const errors: ConfigError[] = [];
+  const limit = (detail: string) => {
+    errors.push(new ConfigError('limit', 'the configuration', '', undefined, detail));
+    return { documents, errors };
+  };
+  const bytes = Buffer.byteLength(source);
+  if (bytes > MAX_CONFIG_BYTES)
+    return limit(`is ${bytes} bytes, over the limit of ${MAX_CONFIG_BYTES} bytes (4 MiB)`);
+  const counter = new LineCounter();
+  const parsed = parseAllDocuments(source, { lineCounter: counter, uniqueKeys: true });
   if (!Array.isArray(parsed)) return { documents, errors };
+  if (parsed.length > MAX_DOCUMENTS)
+    return limit(`has ${parsed.length} documents, over the limit of ${MAX_DOCUMENTS}`);
+  const aliases = aliasBudget();
   parsed.forEach((yaml, index) => {
     const where = `document ${index + 1}`;
     for (const e of yaml.errors) {
-      const line = e.linePos?.[0].line;
-      errors.push(
-        new ConfigError('yaml', where, '', line, e.message.split('\n')[0]!.replace(/ at line.*$/, '')),
-      );
+      errors.push(new ConfigError('yaml', where, '', e.linePos?.[0].line, yamlDetail(e)));
     }
     if (yaml.errors.length > 0) return;
     const root = yaml.contents as Node | null;
@@ -56,6 +64,7 @@ export function decodeDocuments(source: string, opts: DecodeOptions = {}): Decod
       lines: new Map([['', lineAt(counter, root) ?? 1]]),
       errors,
       patch: opts.patch ?? false,
+      aliases,
     });
     const kindNode = top.get('kind');
     if (kindNode === undefined) {

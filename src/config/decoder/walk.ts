@@ -12,6 +12,7 @@ import {
 } from 'yaml';
 import { ConfigError } from '../errors.js';
 import type { Schema } from '../types/schema.js';
+import { MAX_ALIAS_NODES, MAX_ERROR_DETAIL } from './limits.js';
 
 export interface WalkContext {
   readonly document: string;
@@ -21,6 +22,28 @@ export interface WalkContext {
   readonly errors: ConfigError[];
   /** patches may carry `$patch: delete` directives */
   readonly patch: boolean;
+  /** what the stream's aliases may still expand to, shared by its documents */
+  readonly aliases: AliasBudget;
+  /** set while walking what an alias refers to: every node then counts against the budget */
+  readonly viaAlias?: boolean;
+}
+
+/** AliasBudget counts down the nodes reached through aliases; below zero the stream has been refused. */
+export interface AliasBudget {
+  left: number;
+}
+
+export const aliasBudget = (): AliasBudget => ({ left: MAX_ALIAS_NODES });
+
+/**
+ * yamlDetail is a parser error's first line without its position (the error carries the line), cut to
+ * MAX_ERROR_DETAIL characters: an excerpt of a long token would otherwise run on for pages.
+ */
+export function yamlDetail(e: Error): string {
+  const first = e.message.split('\n')[0]!.replace(/ at line.*$/, '');
+  // the parser recurses per nesting level and reports the stack it ran out of as the error
+  if (first.includes('Maximum call stack size exceeded')) return 'the YAML is nested too deeply';
+  return first.length > MAX_ERROR_DETAIL ? `${first.slice(0, MAX_ERROR_DETAIL)}…` : first;
 }
 
 export const PATCH_KEY = '$patch';
@@ -43,11 +66,21 @@ function fail(
 /** walk returns the value of `node` shaped by `schema`, or undefined for null or a reported error. */
 export function walk(raw: unknown, schema: Schema, path: string, ctx: WalkContext): unknown {
   let node = raw as Node | null;
+  if (ctx.aliases.left < 0) return undefined;
+  if (ctx.viaAlias && --ctx.aliases.left < 0)
+    return fail(
+      ctx,
+      'yaml',
+      path,
+      node,
+      `excessive aliasing: the aliases expand to more than ${MAX_ALIAS_NODES} nodes`,
+    );
   if (isAlias(node)) {
     const target = node.resolve(ctx.yaml);
     // yaml.v3 rejects an alias to an anchor that is not (yet) defined; so does Keel
     if (target === undefined)
       return fail(ctx, 'yaml', path, node, `unknown anchor ${JSON.stringify(node.source)}`);
+    if (!ctx.viaAlias) return walk(target, schema, path, { ...ctx, viaAlias: true });
     node = target;
   }
   if (node === null || node === undefined) return undefined;

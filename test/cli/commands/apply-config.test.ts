@@ -1,5 +1,5 @@
 // keelctl apply-config: UNIMPLEMENTED surfaces per node, and --insecure applies to a maintenance-mode node.
-import { writeFileSync } from 'node:fs';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type ApiMessage, unaryHandler } from '../../../src/api/handlers.js';
@@ -73,6 +73,40 @@ describe('keelctl apply-config', () => {
     expect(req.mode).toBe('NO_REBOOT');
     expect(req.dry_run).toBe(true);
     expect(req.try_mode_timeout).toEqual({ seconds: '60', nanos: 0 });
+  });
+
+  it('names a file it cannot send, in one line, and sends nothing', async () => {
+    const at = (name: string, content: Buffer | string) => {
+      const path = join(wd.dir, name);
+      writeFileSync(path, content);
+      return path;
+    };
+    const cases: [string, string][] = [
+      [
+        at('random.bin', Buffer.from([0x7b, 0x0a, 0x9f, 0x00, 0x13])),
+        'is binary, not YAML: control character 0x00 at offset 3 (line 2)',
+      ],
+      [
+        at('latin1.yaml', Buffer.from('machine:\n  type: w\xe9rker\n', 'latin1')),
+        'is not UTF-8 text: byte 0xe9 at offset 18 starts no valid character (line 2)',
+      ],
+      [
+        at('huge.yaml', Buffer.alloc((4 << 20) + 1, 0x20)),
+        `is ${(4 << 20) + 1} bytes, over the limit of ${4 << 20} bytes (4 MiB)`,
+      ],
+      [join(wd.dir, 'missing.yaml'), 'no such file or directory'],
+      [wd.dir, 'is a directory'],
+    ];
+    mkdirSync(wd.dir, { recursive: true });
+    const before = received.length;
+    for (const [path, why] of cases) {
+      const r = await run(['apply-config', '--insecure', '-n', maintenance.server.address, '-f', path], {
+        TALOSCONFIG: '/nonexistent',
+      });
+      expect(r.stderr, path).toBe(`error: reading config ${path}: ${why}\n`);
+      expect(r.code, path).toBe(1);
+    }
+    expect(received.length).toBe(before);
   });
 
   it('refuses an unknown mode before dialling', async () => {

@@ -111,3 +111,35 @@ describe('ApplyConfiguration refuses', () => {
     expect(parseConfig(bytes(patch), 'metal').cfg.documents.length).toBeGreaterThan(0);
   });
 });
+
+describe('ApplyConfiguration refuses bytes that are no YAML text', () => {
+  const raw = (data: Buffer) => {
+    try {
+      parseConfig(data, 'metal');
+    } catch (e) {
+      if (e instanceof ApiError) return e;
+      throw e;
+    }
+    throw new Error('the bytes were accepted');
+  };
+
+  it.each([
+    [
+      Buffer.from([0x00, 0x01, 0x02]),
+      'the configuration (line 1): is binary, not YAML: control character 0x00 at offset 0',
+    ],
+    [
+      Buffer.from('a: 1\nb: \xff\n', 'latin1'),
+      'the configuration (line 2): is not UTF-8 text: byte 0xff at offset 8 starts no valid character',
+    ],
+  ])('%#: as INVALID_ARGUMENT saying what the bytes are', (data, message) => {
+    const e = raw(data);
+    expect(e.code).toBe('invalid-argument');
+    expect(e.message).toBe(`failed to decode the configuration: 1 error occurred:\n\t* ${message}`);
+  });
+
+  it('empty bytes, or only white space, as an empty configuration', () => {
+    for (const data of [Buffer.alloc(0), Buffer.from(' \n\t\n')])
+      expect(raw(data).message).toBe('configuration is empty');
+  });
+});
