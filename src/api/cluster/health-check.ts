@@ -37,6 +37,9 @@ function requireControlPlane(cfg: Config | undefined): Config {
   return cfg;
 }
 
+/** the longest wait a timer takes (2³¹ − 1 ms, about 24.8 days) */
+export const MAX_WAIT_MS = 2 ** 31 - 1;
+
 /** durationMs reads a google.protobuf.Duration as proto-loader decodes it (seconds as a string). */
 export function durationMs(d: unknown): number {
   const { seconds, nanos } = (d ?? {}) as { seconds?: unknown; nanos?: unknown };
@@ -95,7 +98,9 @@ export function healthCheckHandler(deps: ClusterDeps): Handler {
   const openPeers = deps.peers ?? forwardedPeers(deps.state);
   return serverStreamHandler(async (req, send, ctx) => {
     const cfg = requireControlPlane(deps.config.active());
-    const timeoutMs = durationMs(req.wait_timeout);
+    // a timer waits at most MAX_WAIT_MS and only whole milliseconds; a wait_timeout of years or of
+    // fractions is a client's to send, not a reason for the timer to throw
+    const timeoutMs = Math.min(Math.ceil(durationMs(req.wait_timeout)), MAX_WAIT_MS);
     const deadline = timeoutMs > 0 ? AbortSignal.timeout(timeoutMs) : AbortSignal.abort();
     const signal = AbortSignal.any([ctx.signal, deadline]);
     // the admin kubeconfig as the Kubeconfig RPC makes it: to the cluster endpoint, unless forced

@@ -94,12 +94,26 @@ async function serve(deps: Partial<ClusterDeps>): Promise<Client> {
   return c;
 }
 
-/** healthCheck runs the check to its end: every message's text, and the status it failed with (if it did). */
-function healthCheck(c: Client, req: object): Promise<{ lines: string[]; error?: ServiceError }> {
+/**
+ * healthCheck runs the check to its end, or to its `take`th message: every message's text, and the status
+ * it failed with (if it did).
+ */
+function healthCheck(
+  c: Client,
+  req: object,
+  take = Number.POSITIVE_INFINITY,
+): Promise<{ lines: string[]; error?: ServiceError }> {
   return new Promise((resolve) => {
     const lines: string[] = [];
     const call = (c as unknown as { HealthCheck(r: object): ClientReadableStream<Reply> }).HealthCheck(req);
-    call.on('data', (m: Reply) => lines.push(String(m.message)));
+    call.on('data', (m: Reply) => {
+      lines.push(String(m.message));
+      if (lines.length < take) return;
+      call.removeAllListeners('error');
+      call.on('error', () => {});
+      call.cancel();
+      resolve({ lines });
+    });
     call.on('error', (error: ServiceError) => resolve({ lines, error }));
     call.on('end', () => resolve({ lines }));
   });
@@ -246,6 +260,21 @@ describe('HealthCheck on a control plane', () => {
     const r = await healthCheck(await serve({}), request(0));
     expect(r.lines).toEqual(['discovered nodes: ["127.0.0.1"]']);
     expect(r.error?.code).toBe(status.DEADLINE_EXCEEDED);
+  });
+
+  it('takes a wait_timeout past what a timer holds, or of a fraction of a millisecond, as a wait', async () => {
+    services = [service('etcd', true)];
+    for (const wait_timeout of [
+      { seconds: '9999999999', nanos: 0 },
+      { seconds: '0', nanos: 1 },
+    ]) {
+      const r = await healthCheck(await serve({}), { ...request(0), wait_timeout }, 2);
+      expect(r.error, r.lines.join('\n')).toBeUndefined();
+      expect(r.lines.slice(0, 2)).toEqual([
+        'discovered nodes: ["127.0.0.1"]',
+        'waiting for etcd to be healthy: ...',
+      ]);
+    }
   });
 
   it('reports a node it cannot reach, never counting it healthy', async () => {
