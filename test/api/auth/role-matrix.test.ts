@@ -4,7 +4,7 @@ import { isAllowed } from '../../../src/api/auth/authorize.js';
 import { rolesFor } from '../../../src/api/auth/rules.js';
 import { API_SERVICES, loadApiProto } from '../../../src/api/proto.js';
 import { type ApiServer, startApiServer } from '../../../src/api/server.js';
-import { Role } from '../../../src/pki/index.js';
+import { type CertificateAndKey, mintTalosAPIClientCertificate, Role } from '../../../src/pki/index.js';
 import {
   mintPKI,
   mtls,
@@ -12,6 +12,7 @@ import {
   type Outcome,
   PlainThings,
   rawCall,
+  SecretThings,
   sniOptions,
   type TestPKI,
   tlsOnly,
@@ -63,11 +64,19 @@ const targets: Target[] = API_SERVICES.flatMap((service) =>
 );
 
 let pki: TestPKI;
+/** the roles the shared PKI has no certificate for, each alone in one */
+let more: Record<'etcdBackup' | 'metaWriter' | 'imageVerifier', CertificateAndKey>;
 let normal: ApiServer;
 let maintenance: ApiServer;
 const clients: Client[] = [];
 beforeAll(async () => {
   pki = await mintPKI();
+  const [etcdBackup, metaWriter, imageVerifier] = await Promise.all(
+    [Role.etcdBackup, Role.metaWriter, Role.imageVerifier].map((r) =>
+      mintTalosAPIClientCertificate(pki.osCA, { roles: [r] }),
+    ),
+  );
+  more = { etcdBackup: etcdBackup!, metaWriter: metaWriter!, imageVerifier: imageVerifier! };
   normal = await startApiServer({
     address: '127.0.0.1:0',
     mode: 'normal',
@@ -131,6 +140,38 @@ describe('role matrix over every RPC of every service', () => {
     }
   });
 
+  it.each([
+    [
+      'os:etcd:backup',
+      'etcdBackup',
+      Role.etcdBackup,
+      [
+        '/machine.MachineService/EtcdSnapshot',
+        '/machine.MachineService/EtcdStatus',
+        '/machine.MachineService/EtcdMemberList',
+        '/machine.MachineService/EtcdAlarmList',
+      ],
+    ],
+    [
+      'os:meta:writer',
+      'metaWriter',
+      Role.metaWriter,
+      ['/machine.MachineService/MetaWrite', '/machine.MachineService/MetaDelete'],
+    ],
+    ['os:image:verifier', 'imageVerifier', Role.imageVerifier, ['/machine.ImageService/Verify']],
+  ] as const)('%s alone passes only its own methods', async (_name, key, role, own) => {
+    const results = await callAll(clientOf(normal.address, mtls(pki.osCA.crt, more[key])));
+    const granted = targets.filter((t) => isAllowed(t.def.path, new Set<string>([role]), 'normal'));
+    // upstream grants these roles nothing else, not even Version: the lists above are its table's rows
+    expect(granted.map((t) => t.def.path).sort()).toEqual([...own].sort());
+    for (const t of targets) {
+      const o = results.get(t.def.path)!;
+      if (own.includes(t.def.path as never))
+        expect(passedAuth(o), `${t.def.path}: ${JSON.stringify(o)}`).toBe(true);
+      else expect(o, t.def.path).toMatchObject({ ok: false, code: status.PERMISSION_DENIED });
+    }
+  });
+
   it('spot-checks the table against the upstream rules', () => {
     const M = (m: string) => `/machine.MachineService/${m}`;
     expect(rolesFor(M('Reboot'))).toEqual([Role.admin, Role.operator]);
@@ -182,6 +223,60 @@ describe('role matrix over every RPC of every service', () => {
     }
     expect(passedAuth(results.get('/machine.MachineService/ApplyConfiguration')!)).toBe(true);
     expect(results.get('/machine.MachineService/Reset')).toMatchObject({ code: status.PERMISSION_DENIED });
+  });
+});
+
+describe("COSI State's per-resource sensitivity, role by role", () => {
+  const secret = { namespace: 'secrets', type: SecretThings.type };
+  const plain = { namespace: 'runtime', type: PlainThings.type };
+  const reads = (kind: object, id: string) =>
+    [
+      ['Get', state.Get!, state.Get!.requestSerialize({ ...kind, id })],
+      ['List', state.List!, state.List!.requestSerialize(kind)],
+      ['Watch', state.Watch!, state.Watch!.requestSerialize({ ...kind, api_version: 1 })],
+    ] as const;
+
+  it.each([
+    ['os:admin', () => mtls(pki.osCA.crt, pki.admin), true],
+    ['os:operator', () => mtls(pki.osCA.crt, pki.operator), false],
+    ['os:reader', () => mtls(pki.osCA.crt, pki.reader), false],
+  ] as const)(
+    '%s reads plain resources, and sensitive ones only if admin',
+    async (_name, creds, sensitive) => {
+      const client = clientOf(normal.address, creds());
+      for (const [name, def, request] of reads(plain, 'one'))
+        expect(await rawCall(client, def, request), `${name} plain`).toEqual({ ok: true });
+      for (const [name, def, request] of reads(secret, 'key')) {
+        const o = await rawCall(client, def, request);
+        if (sensitive) expect(o, `${name} sensitive`).toEqual({ ok: true });
+        else {
+          expect(o, `${name} sensitive`).toMatchObject({ ok: false, code: status.PERMISSION_DENIED });
+          expect((o as { details: string }).details, name).toContain('sensitive');
+        }
+      }
+    },
+  );
+
+  it('maintenance mode reads plain resources and no sensitive one', async () => {
+    const client = clientOf(maintenance.address, insecureTLS());
+    for (const [name, def, request] of reads(plain, 'one'))
+      expect(await rawCall(client, def, request), `${name} plain`).toEqual({ ok: true });
+    for (const [name, def, request] of reads(secret, 'key'))
+      expect(await rawCall(client, def, request), `${name} sensitive`).toMatchObject({
+        ok: false,
+        code: status.PERMISSION_DENIED,
+      });
+  });
+
+  it('the roles without State access read nothing, plain or sensitive', async () => {
+    for (const key of ['etcdBackup', 'metaWriter', 'imageVerifier'] as const) {
+      const client = clientOf(normal.address, mtls(pki.osCA.crt, more[key]));
+      for (const [name, def, request] of [...reads(plain, 'one'), ...reads(secret, 'key')])
+        expect(await rawCall(client, def, request), `${key} ${name}`).toMatchObject({
+          ok: false,
+          code: status.PERMISSION_DENIED,
+        });
+    }
   });
 });
 
