@@ -28,6 +28,8 @@ export interface VmOptions {
   readonly boot: BootMedium;
   /** default `user` */
   readonly network?: VmNetwork;
+  /** the NIC's MAC; QEMU's default is the same for every VM, so VMs sharing a network each need one */
+  readonly mac?: string;
   readonly firmware?: 'bios' | 'uefi';
   readonly memoryMiB?: number;
   readonly cpus?: number;
@@ -151,7 +153,7 @@ export function qemuArgs(
     const fwd = ports.map((p) => `,hostfwd=tcp:127.0.0.1:${p.host}-${opts.apiGuestAddress ?? ''}:${p.guest}`);
     args.push('-netdev', `user,id=net0${fwd.join('')}`);
   }
-  args.push('-device', 'virtio-net-pci,netdev=net0');
+  args.push('-device', `virtio-net-pci,netdev=net0${opts.mac ? `,mac=${opts.mac}` : ''}`);
   return args;
 }
 

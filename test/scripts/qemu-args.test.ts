@@ -81,6 +81,10 @@ describe('qemuArgs', () => {
     expect(argOf(args, '-netdev')).toBe('tap,id=net0,ifname=tap0,script=no,downscript=no');
     expect(args).toContain('virtio-net-pci,netdev=net0');
     expect(args.join(' ')).not.toMatch(/user,|hostfwd/);
+    // VMs sharing one network each get their own MAC (QEMU's default is the same for all)
+    expect(qemuArgs({ boot, network, mac: '52:54:00:4b:00:02' }, files)).toContain(
+      'virtio-net-pci,netdev=net0,mac=52:54:00:4b:00:02',
+    );
     // each wrapper execs the next in the same process, so the child's pid is QEMU's
     expect(qemuCommand({ boot, network }, files)).toEqual({
       file: 'ip',

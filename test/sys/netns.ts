@@ -112,3 +112,32 @@ export function tapNetns(address: string, tag = 'tap'): TapPeer {
   peer.run('ip', 'link', 'set', ifname, 'up');
   return { ...peer, ifname };
 }
+
+export interface BridgePeer extends Peer {
+  /** the bridge, holding the address */
+  readonly bridge: string;
+  /** one tap device per VM, each a port of the bridge */
+  readonly taps: readonly string[];
+}
+
+/**
+ * bridgeNetns is tapNetns for several VMs on one LAN: a bridge holding `address` with `count` taps as
+ * its ports, so the VMs reach each other and the namespace, and nothing else.
+ */
+export function bridgeNetns(address: string, count: number, tag = 'lan'): BridgePeer {
+  requireRoot('a bridged network for VMs');
+  sweepStale();
+  const peer = peerNetns(tag);
+  const bridge = 'br0';
+  peer.run('ip', 'link', 'set', 'lo', 'up');
+  peer.run('ip', 'link', 'add', bridge, 'type', 'bridge');
+  peer.run('ip', 'address', 'add', address, 'dev', bridge);
+  peer.run('ip', 'link', 'set', bridge, 'up');
+  const taps = Array.from({ length: count }, (_, i) => `tap${i}`);
+  for (const tap of taps) {
+    peer.run('ip', 'tuntap', 'add', 'dev', tap, 'mode', 'tap');
+    peer.run('ip', 'link', 'set', tap, 'master', bridge);
+    peer.run('ip', 'link', 'set', tap, 'up');
+  }
+  return { ...peer, bridge, taps };
+}

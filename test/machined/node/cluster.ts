@@ -17,6 +17,8 @@ import { mtls } from '../../api/fixtures.js';
 export interface TestCluster {
   readonly bundle: SecretsBundle;
   readonly controlplane: Config;
+  /** the worker config of the same cluster */
+  readonly worker: Config;
   /** the admin client certificate and key, PEM */
   readonly admin: { readonly crt: string; readonly key: string };
   /** mutual TLS as the admin, trusting the OS CA */
@@ -30,7 +32,8 @@ export async function testCluster(clusterName: string, endpoint: string): Promis
   const generated = generateConfigs({ clusterName, endpoint, secrets: bundle });
   const prism = { machine: { features: { kubePrism: { port: await freePort() } } } };
   const controlplane = applyPatches(generated.controlplane, [loadPatch(JSON.stringify(prism))]);
+  const worker = applyPatches(generated.worker, [loadPatch(JSON.stringify(prism))]);
   const a = await mintAdminCertificate(bundle);
   const admin = { crt: pem(a.crt), key: pem(a.key) };
-  return { bundle, controlplane, admin, adminCreds: () => mtls(pem(bundle.certs.os.crt), admin) };
+  return { bundle, controlplane, worker, admin, adminCreds: () => mtls(pem(bundle.certs.os.crt), admin) };
 }
