@@ -2,7 +2,7 @@
 // upstream's limit for every call) as it arrives; below that, a unary or server-streaming request is
 // checked against its method's own limit before it is parsed, so a client cannot make the node decode
 // and hold tens of megabytes it never needed. docs/api-limits.md lists them.
-import { MAX_CONFIG_BYTES } from '../config/index.js';
+import { MAX_CONFIG_BYTES } from '../config/decoder/limits.js';
 import { ApiError } from './errors.js';
 
 /** every request not listed below: paths, ids, selectors and options, nowhere near a mebibyte */

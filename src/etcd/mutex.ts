@@ -42,19 +42,27 @@ export async function lockMutex(
   const prefix = Buffer.from(`${name}/`);
   const key = Buffer.from(leaseKeyName(`${name}/`, session.lease));
   // put our key unless this session already has one; read ours and the oldest holder in the same round trip
-  const resp = await client.call(
-    'KV',
-    'Txn',
-    {
-      compare: [{ result: 'EQUAL', target: 'CREATE', key, create_revision: 0 }],
-      success: [
-        { request_put: { key, value: Buffer.alloc(0), lease: session.lease } },
-        { request_range: ownerRange(prefix, 'ASCEND') },
-      ],
-      failure: [{ request_range: { key } }, { request_range: ownerRange(prefix, 'ASCEND') }],
-    },
-    { signal },
-  );
+  let resp: Plain;
+  try {
+    resp = await client.call(
+      'KV',
+      'Txn',
+      {
+        compare: [{ result: 'EQUAL', target: 'CREATE', key, create_revision: 0 }],
+        success: [
+          { request_put: { key, value: Buffer.alloc(0), lease: session.lease } },
+          { request_range: ownerRange(prefix, 'ASCEND') },
+        ],
+        failure: [{ request_range: { key } }, { request_range: ownerRange(prefix, 'ASCEND') }],
+      },
+      { signal },
+    );
+  } catch (e) {
+    if (!signal?.aborted) throw e;
+    // the put may have landed before the abort cut the call short: withdraw the key, and say why
+    await client.call('KV', 'DeleteRange', { key }).catch(() => {});
+    throw signal.reason;
+  }
   const ops = resp.responses as Plain[];
   const revision = resp.succeeded
     ? String((resp.header as Plain).revision)
