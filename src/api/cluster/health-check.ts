@@ -38,7 +38,7 @@ function requireControlPlane(cfg: Config | undefined): Config {
 }
 
 /** the longest wait a timer takes (2³¹ − 1 ms, about 24.8 days) */
-export const MAX_WAIT_MS = 2 ** 31 - 1;
+const MAX_WAIT_MS = 2 ** 31 - 1;
 
 /** durationMs reads a google.protobuf.Duration as proto-loader decodes it (seconds as a string). */
 export function durationMs(d: unknown): number {

@@ -6,7 +6,7 @@ import { ConfigError, ConfigErrors } from '../errors.js';
 import { definitionOf } from '../types/registry.js';
 import type { StructSchema } from '../types/schema.js';
 import { v1alpha1Markers, v1alpha1Schema } from '../types/v1alpha1/config.js';
-import { MAX_CONFIG_BYTES, MAX_DOCUMENTS } from './limits.js';
+import { MAX_CONFIG_BYTES, MAX_DOCUMENTS, tooLarge } from './limits.js';
 import { aliasBudget, lineAt, type WalkContext, walk, yamlDetail } from './walk.js';
 
 export interface DecodeOptions {
@@ -36,8 +36,7 @@ export function decodeDocuments(source: string, opts: DecodeOptions = {}): Decod
     return { documents, errors };
   };
   const bytes = Buffer.byteLength(source);
-  if (bytes > MAX_CONFIG_BYTES)
-    return limit(`is ${bytes} bytes, over the limit of ${MAX_CONFIG_BYTES} bytes (4 MiB)`);
+  if (bytes > MAX_CONFIG_BYTES) return limit(tooLarge(bytes));
   const counter = new LineCounter();
   const parsed = parseAllDocuments(source, { lineCounter: counter, uniqueKeys: true });
   if (!Array.isArray(parsed)) return { documents, errors };

@@ -5,6 +5,10 @@
 /** the largest config stream decoded, in bytes: generated configs are ~30 KiB, inline manifests included */
 export const MAX_CONFIG_BYTES = 4 << 20;
 
+/** tooLarge is the detail of a stream of `bytes` over MAX_CONFIG_BYTES, said the same wherever it is caught */
+export const tooLarge = (bytes: number): string =>
+  `is ${bytes} bytes, over the limit of ${MAX_CONFIG_BYTES} bytes (4 MiB)`;
+
 /** the most documents in one stream (a generated config has a handful; a large multi-doc one, dozens) */
 export const MAX_DOCUMENTS = 256;
 

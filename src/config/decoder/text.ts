@@ -2,7 +2,7 @@
 // another encoding) are refused up front with where they go wrong, instead of being fed to the YAML
 // parser as replacement characters, where they made pages of meaningless errors.
 import { ConfigError, ConfigErrors } from '../errors.js';
-import { MAX_CONFIG_BYTES } from './limits.js';
+import { MAX_CONFIG_BYTES, tooLarge } from './limits.js';
 
 const utf8 = new TextDecoder('utf-8', { fatal: true });
 
@@ -64,8 +64,7 @@ export function configText(bytes: Uint8Array, what = 'the configuration'): strin
   const fail = (detail: string, line?: number): never => {
     throw new ConfigErrors([new ConfigError('not-text', what, '', line, detail)]);
   };
-  if (bytes.length > MAX_CONFIG_BYTES)
-    fail(`is ${bytes.length} bytes, over the limit of ${MAX_CONFIG_BYTES} bytes (4 MiB)`);
+  if (bytes.length > MAX_CONFIG_BYTES) fail(tooLarge(bytes.length));
   const control = firstControl(bytes);
   if (control >= 0)
     fail(

@@ -8,15 +8,18 @@ import { configText, type Patch } from './rule-table.js';
 const net = (...interfaces: Record<string, unknown>[]): Patch => ({ machine: { network: { interfaces } } });
 const bytes = (patch: Patch) => Buffer.from(configText('worker', patch));
 
-function refusal(patch: Patch): ApiError {
+/** refusalOf is the ApiError parseConfig refuses `data` with (it must refuse) */
+function refusalOf(data: Buffer): ApiError {
   try {
-    parseConfig(bytes(patch), 'metal');
+    parseConfig(data, 'metal');
   } catch (e) {
     if (e instanceof ApiError) return e;
     throw e;
   }
   throw new Error('the config was accepted');
 }
+
+const refusal = (patch: Patch): ApiError => refusalOf(bytes(patch));
 
 describe('ApplyConfiguration refuses', () => {
   it.each([
@@ -113,15 +116,7 @@ describe('ApplyConfiguration refuses', () => {
 });
 
 describe('ApplyConfiguration refuses bytes that are no YAML text', () => {
-  const raw = (data: Buffer) => {
-    try {
-      parseConfig(data, 'metal');
-    } catch (e) {
-      if (e instanceof ApiError) return e;
-      throw e;
-    }
-    throw new Error('the bytes were accepted');
-  };
+  const raw = refusalOf;
 
   it.each([
     [
