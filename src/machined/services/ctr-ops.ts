@@ -15,6 +15,10 @@ export interface CtrOps {
   kill(id: string, signal: number | string): Promise<boolean>;
 }
 
+/** how many times a sweep lists and deletes before it gives up, and its pause between two rounds */
+const SWEEP_ROUNDS = 5;
+const SWEEP_PAUSE_MS = 200;
+
 /** ctrOps runs ctr through `spawn` (machined's own as PID 1). */
 export function ctrOps(t: CtrTarget, spawn: SpawnFn = nodeSpawn): CtrOps {
   const ctr = (args: readonly string[], signal?: AbortSignal) =>
@@ -31,15 +35,34 @@ export function ctrOps(t: CtrTarget, spawn: SpawnFn = nodeSpawn): CtrOps {
   return {
     images: async (opts = {}) => parseImageList(await ctr(['images', 'ls'], opts.signal)),
     async sweep(owner) {
-      const ids = (await ctr(['containers', 'ls', '-q', `labels."${OWNER_LABEL}"==${owner}`]))
-        .split('\n')
-        .map((l) => l.trim())
-        .filter(Boolean);
-      for (const id of ids) {
-        // a forced delete kills a task still running; the container's delete takes its snapshot along
-        await unlessGone(ctr(['tasks', 'delete', '--force', id]));
-        await unlessGone(ctr(['containers', 'delete', id]));
+      const owned = async () =>
+        (await ctr(['containers', 'ls', '-q', `labels."${OWNER_LABEL}"==${owner}`]))
+          .split('\n')
+          .map((l) => l.trim())
+          .filter(Boolean);
+      // a ctr still attached to a container (`run --rm`) deletes it at the same time as the sweep, so a
+      // delete can fail for a reason that has gone by the next listing: what counts is that none is left
+      let failed: unknown;
+      for (let round = 0; round < SWEEP_ROUNDS; round++) {
+        if (round > 0) await new Promise((r) => setTimeout(r, SWEEP_PAUSE_MS));
+        const ids = await owned();
+        if (ids.length === 0) return;
+        for (const id of ids) {
+          try {
+            // a forced delete kills a task still running; the container's delete takes its snapshot along
+            await unlessGone(ctr(['tasks', 'delete', '--force', id]));
+            await unlessGone(ctr(['containers', 'delete', id]));
+          } catch (e) {
+            failed = e;
+          }
+        }
       }
+      const left = await owned();
+      if (left.length > 0)
+        throw (
+          failed ??
+          new Error(`containers of ${owner} still there after ${SWEEP_ROUNDS} sweeps: ${left.join(' ')}`)
+        );
     },
     taskStarted: async (id) =>
       (await ctr(['tasks', 'ls']))
