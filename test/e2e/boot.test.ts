@@ -148,7 +148,7 @@ describe('the Keel ISO in QEMU', () => {
       const tc = (...args: string[]) => talosctl(bin, args, { talosconfig, cwd: dir, timeoutMs: 120_000 });
       await vm.waitForLine(/node running/, { timeoutMs: BOOT_MS });
       // a live node (nothing installed) keeps /var in memory: containerd runs from the components layer, and
-      // the node is running but not ready until etcd is bootstrapped (test/e2e/etcd.test.ts does that)
+      // the node is running but not ready until etcd is bootstrapped (test/e2e/kubernetes.test.ts does that)
       await retry('MachineStatus running, waiting on etcd', async () => {
         const status = await getResource(port, admin(), 'MachineStatuses.runtime.talos.dev', 'machine');
         expect(status).toMatch(/stage: running/);

@@ -1,13 +1,14 @@
 // kubectl (built with the Kubernetes component, on the host) against a QEMU control plane: the admin
-// kubeconfig `talosctl kubeconfig` writes, its server moved from the guest's address to the host port the
-// guest's 6443 is forwarded from. The API server's certificate names 127.0.0.1 too, so the connection is
-// still verified against the cluster CA.
+// kubeconfig `talosctl kubeconfig` writes. On QEMU's user network its server is moved from the guest's
+// address to the host port the guest's 6443 is forwarded from (the API server's certificate names
+// 127.0.0.1 too, so the connection is still verified against the cluster CA); on a LAN kubectl runs inside
+// the LAN's namespace and dials the node's own address.
 import { execFile } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { componentDir } from '../etcd/fixtures.js';
-import { type ControlPlane, GUEST, retry, works } from './node.js';
+import { type InstalledNode, retry, works } from './node.js';
 
 const exec = promisify(execFile);
 export const API_SERVER_PORT = 6443;
@@ -15,21 +16,31 @@ export const API_SERVER_PORT = 6443;
 /** Kubectl runs kubectl with the admin kubeconfig and gives its stdout; it rejects on a non-zero exit. */
 export type Kubectl = (...args: string[]) => Promise<string>;
 
-/** adminKubectl writes the admin kubeconfig into `dir` (kubeconfig) and gives kubectl with it. */
-export async function adminKubectl(node: ControlPlane, dir: string): Promise<Kubectl> {
-  const host = node.forwarded.get(API_SERVER_PORT);
-  if (host === undefined) throw new Error(`the control plane forwards no port to its ${API_SERVER_PORT}`);
+/**
+ * adminKubectl writes the admin kubeconfig into `dir` (kubeconfig) and gives kubectl with it: on a LAN
+ * run inside its namespace against the node's address, else against the host port forwarded to 6443.
+ */
+export async function adminKubectl(node: InstalledNode, dir: string): Promise<Kubectl> {
   const path = join(dir, 'kubeconfig');
   works(await node.tc('kubeconfig', path));
-  const endpoint = `https://${GUEST}:${API_SERVER_PORT}`;
+  const endpoint = `https://${node.address}:${API_SERVER_PORT}`;
   const config = readFileSync(path, 'utf8');
   if (!config.includes(`server: ${endpoint}`))
     throw new Error(`the kubeconfig names no ${endpoint}:\n${config}`);
-  writeFileSync(path, config.replaceAll(endpoint, `https://127.0.0.1:${host}`));
-  const bin = join(componentDir('kubernetes'), 'kubectl');
+  if (!node.via) {
+    const host = node.forwarded.get(API_SERVER_PORT);
+    if (host === undefined) throw new Error(`the control plane forwards no port to its ${API_SERVER_PORT}`);
+    writeFileSync(path, config.replaceAll(endpoint, `https://127.0.0.1:${host}`));
+  }
+  const [program, ...pre] = (node.via ?? ((argv) => [...argv]))([
+    join(componentDir('kubernetes'), 'kubectl'),
+  ]);
   return async (...args) =>
-    (await exec(bin, ['--kubeconfig', path, '--request-timeout', '20s', ...args], { timeout: 60_000 }))
-      .stdout;
+    (
+      await exec(program!, [...pre, '--kubeconfig', path, '--request-timeout', '20s', ...args], {
+        timeout: 60_000,
+      })
+    ).stdout;
 }
 
 /** nodeReady waits for the Kubernetes node `name` to report its Ready condition True. */

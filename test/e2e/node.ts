@@ -11,8 +11,9 @@ import { startVm, type Vm, type VmOptions } from '../../scripts/lib/qemu.js';
 import { type Config, encode, encodeTalosconfig, newTalosconfig } from '../../src/config/index.js';
 import { callUnary, type Reply, serviceClient } from '../api/fixtures.js';
 import { type Run, talosctl, talosctlPath } from '../integration/talosctl/talosctl.js';
-import { testCluster } from '../machined/node/cluster.js';
+import { type TestCluster, testCluster } from '../machined/node/cluster.js';
 import { freePort } from '../machined/node/harness.js';
+import type { LanMember } from './lan.js';
 
 export const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 export const OUT = join(ROOT, '_out');
@@ -264,100 +265,178 @@ export async function pidsOf(tc: Talosctl, command: string): Promise<number[]> {
 export const GUEST = '10.0.2.15';
 const BOOT_MS = 300_000;
 
-/** ControlPlane is a control plane installed from the ISO, booted from its disk and bootstrapped. */
-export interface ControlPlane {
+/** InstalledNode is a node installed from the ISO and booted from its disk, its config loaded. */
+export interface InstalledNode {
   readonly vm: Vm;
   readonly bin: string;
   readonly talosconfig: string;
+  /** the config the node took, as installed (apply it again with patches to change it) */
+  readonly configFile: string;
+  /** the node's address, as talosctl and kubectl reach it (on the user network, through the forwards) */
+  readonly address: string;
   /** talosctl against the node, as its admin */
   readonly tc: Talosctl;
   /** talosctl against the node with `input` piped in (`debug`) */
   readonly piped: (input: string, ...args: string[]) => Piped;
-  /** the host port each guest port asked for in `forward` is reached on */
+  /** the host port each guest port asked for in `forward` is reached on (user network only) */
   readonly forwarded: ReadonlyMap<number, number>;
-  /**
-   * when (ms since the epoch) the live ISO took the config, the installed disk's QEMU started, and the
-   * node took the bootstrap
-   */
+  /** on a LAN: the command line that runs `argv` where the node is reached (inside the LAN's namespace) */
+  readonly via?: (argv: readonly string[]) => string[];
+  /** when (ms since the epoch) the live ISO took the config, and the installed disk's QEMU started */
+  readonly times: { readonly applied: number; readonly booted: number };
+}
+
+/** ControlPlane is an installed control plane that has taken `talosctl bootstrap` and runs. */
+export interface ControlPlane extends InstalledNode {
   readonly times: { readonly applied: number; readonly booted: number; readonly bootstrapped: number };
 }
 
-export interface ControlPlaneOptions {
+export interface NodeOptions {
   /** changes the generated config before the node takes it (features a test turns off) */
   readonly config?: (cfg: Config) => Config;
-  /** guest ports of the installed node each forwarded from a free host port (the API server's 6443) */
+  /** guest ports of the installed node each forwarded from a free host port (user network only) */
   readonly forward?: readonly number[];
+  /** the node on a LAN of several VMs instead of QEMU's user network */
+  readonly lan?: { readonly member: LanMember; readonly via: (argv: readonly string[]) => string[] };
 }
 
 const b64 = (pem: string) => Buffer.from(pem).toString('base64');
 
-/**
- * installedControlPlane: the ISO boots beside a blank disk (in `dir`) and takes a generated control-plane
- * config in maintenance mode, installs itself (the components layer goes to the disk beside the UKI) and
- * reboots, which ends that QEMU; then the disk alone boots, takes `talosctl bootstrap` (etcd and the boot
- * sequence wait for it) and runs. cleanup() ends the VMs.
- */
-export async function installedControlPlane(
-  dir: string,
-  clusterName: string,
-  opts: ControlPlaneOptions = {},
-): Promise<ControlPlane> {
-  const bin = talosctlPath();
-  const cluster = await testCluster(clusterName, `https://${GUEST}:6443`);
-  const cfg = opts.config ? opts.config(cluster.controlplane) : cluster.controlplane;
-  // QEMU's user network reaches no time server: the clock counts as synced once the boot timeout passes
-  writeFileSync(join(dir, 'controlplane.yaml'), encode(installing(cfg, '/dev/vda')));
-  const talosconfig = join(dir, 'talosconfig');
+/** writeTalosconfig writes the admin's talosconfig for `cluster` into `dir` and gives its path. */
+export function writeTalosconfig(dir: string, clusterName: string, cluster: TestCluster): string {
+  const path = join(dir, 'talosconfig');
   const ctx = newTalosconfig({
     clusterName,
     osCACrt: cluster.bundle.certs.os.crt,
     admin: { crt: b64(cluster.admin.crt), key: b64(cluster.admin.key) },
     endpoints: [],
   });
-  writeFileSync(talosconfig, encodeTalosconfig(ctx));
+  writeFileSync(path, encodeTalosconfig(ctx));
+  return path;
+}
 
+/** through runs `bin` as `via` says: [program, ...arguments before the caller's]. */
+const through = (bin: string, via?: (argv: readonly string[]) => string[]): [string, string[]] => {
+  const [program, ...pre] = via ? via([bin]) : [bin];
+  return [program!, pre];
+};
+
+/**
+ * installedNode: the ISO boots beside a blank disk (in `dir`) and takes `cfg` in maintenance mode, installs
+ * itself (the components layer goes to the disk beside the UKI) and reboots, which ends that QEMU; then
+ * the disk alone boots and loads the config from its STATE partition. cleanup() ends the VMs.
+ */
+export async function installedNode(
+  dir: string,
+  cfg: Config,
+  talosconfig: string,
+  opts: NodeOptions = {},
+): Promise<InstalledNode> {
+  const bin = talosctlPath();
+  const lan = opts.lan;
+  const configFile = join(dir, 'config.yaml');
+  // no network here reaches a time server: the clock counts as synced once the boot timeout passes
+  writeFileSync(configFile, encode(installing(opts.config ? opts.config(cfg) : cfg, '/dev/vda')));
   const disk = join(dir, 'disk.raw');
   writeFileSync(disk, '');
   truncateSync(disk, 6 * 2 ** 30);
-  const isoPort = await freePort();
+  const network = lan
+    ? {
+        network: { kind: 'tap', netns: lan.member.netns, ifname: lan.member.ifname } as const,
+        mac: lan.member.mac,
+      }
+    : {};
+  const [program, pre] = through(bin, lan?.via);
+  const address = lan ? lan.member.address : GUEST;
+
+  const isoPort = lan ? undefined : await freePort();
   const live = boot({
     boot: { kind: 'iso', path: artefact('keel.iso') },
     firmware: 'uefi',
-    apiPort: isoPort,
+    ...(isoPort === undefined ? {} : { apiPort: isoPort }),
+    ...network,
     dataDisk: disk,
     noReboot: true,
   });
   await live.waitForLine(/apply-config --insecure/, { timeoutMs: BOOT_MS });
-  await retry('maintenance Version', () => version(isoPort, anonymous()));
-  works(
-    await talosctl(
-      bin,
-      ['apply-config', '--insecure', '-n', `127.0.0.1:${isoPort}`, '-f', join(dir, 'controlplane.yaml')],
+  const apply = () =>
+    talosctl(
+      program,
+      [
+        ...pre,
+        'apply-config',
+        '--insecure',
+        '-n',
+        isoPort ? `127.0.0.1:${isoPort}` : address,
+        '-f',
+        configFile,
+      ],
       { cwd: dir, timeoutMs: 120_000 },
-    ),
-  );
+    );
+  if (isoPort !== undefined) {
+    await retry('maintenance Version', () => version(isoPort, anonymous()));
+    works(await apply());
+  } else {
+    // the host cannot dial into the LAN's namespace: the first apply-config that connects is the probe
+    await retry('apply-config in maintenance mode', async () => works(await apply()));
+  }
   const applied = Date.now();
   await live.waitForLine(/installed onto \/dev\/vda: EFI/, { timeoutMs: 10 * 60_000 });
   await live.ended;
 
-  const port = await freePort();
+  const port = lan ? undefined : await freePort();
   const forwarded = new Map<number, number>();
-  for (const guest of opts.forward ?? []) forwarded.set(guest, await freePort());
+  if (!lan) for (const guest of opts.forward ?? []) forwarded.set(guest, await freePort());
   const booted = Date.now();
   const vm = boot({
     boot: { kind: 'disk', path: disk, persistent: true },
     firmware: 'uefi',
-    apiPort: port,
+    ...(port === undefined ? {} : { apiPort: port }),
+    ...network,
     forwards: [...forwarded].map(([guest, host]) => ({ host, guest })),
   });
   await vm.waitForLine(/config: loaded from STATE/, { timeoutMs: BOOT_MS });
-  const target = ['-e', `127.0.0.1:${port}`, '-n', GUEST];
+  const target = ['-e', port === undefined ? address : `127.0.0.1:${port}`, '-n', address];
   const tc: Talosctl = (...args) =>
-    talosctl(bin, [...target, ...args], { talosconfig, cwd: dir, timeoutMs: 120_000 });
+    talosctl(program, [...pre, ...target, ...args], { talosconfig, cwd: dir, timeoutMs: 120_000 });
   const piped = (input: string, ...args: string[]) =>
-    pipedTalosctl(bin, [...target, ...args], input, { talosconfig, cwd: dir, timeoutMs: 240_000 });
-  await bootstrap(tc);
-  const bootstrapped = Date.now();
-  await vm.waitForLine(/node running/, { timeoutMs: BOOT_MS });
-  return { vm, bin, talosconfig, tc, piped, forwarded, times: { applied, booted, bootstrapped } };
+    pipedTalosctl(program, [...pre, ...target, ...args], input, {
+      talosconfig,
+      cwd: dir,
+      timeoutMs: 240_000,
+    });
+  return {
+    vm,
+    bin,
+    talosconfig,
+    configFile,
+    address,
+    tc,
+    piped,
+    forwarded,
+    ...(lan ? { via: lan.via } : {}),
+    times: { applied, booted },
+  };
+}
+
+/** bootstrapped takes an installed control plane through `talosctl bootstrap` until its boot is done. */
+export async function bootstrapped(node: InstalledNode): Promise<ControlPlane> {
+  await bootstrap(node.tc);
+  const at = Date.now();
+  await node.vm.waitForLine(/node running/, { timeoutMs: BOOT_MS });
+  return { ...node, times: { ...node.times, bootstrapped: at } };
+}
+
+/**
+ * installedControlPlane: a cluster of one control plane on QEMU's user network, installed from the ISO
+ * (in `dir`), bootstrapped and running.
+ */
+export async function installedControlPlane(
+  dir: string,
+  clusterName: string,
+  opts: Omit<NodeOptions, 'lan'> = {},
+): Promise<ControlPlane> {
+  const cluster = await testCluster(clusterName, `https://${GUEST}:6443`);
+  const talosconfig = writeTalosconfig(dir, clusterName, cluster);
+  return bootstrapped(await installedNode(dir, cluster.controlplane, talosconfig, opts));
 }
