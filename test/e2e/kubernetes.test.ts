@@ -500,8 +500,9 @@ describe('a control plane installed from the ISO runs Kubernetes', () => {
               command: [
                 'sh',
                 '-c',
-                // CoreDNS can be available before kube-proxy has programmed its Service's address: ask again
-                'for i in $(seq 15); do nslookup kubernetes.default.svc.cluster.local && break; sleep 2; done; echo "hello from $(hostname)"',
+                // CoreDNS can be available minutes before a pod on a loaded node gets its answer (up to
+                // four in the runs beside a booting worker): ask again for up to ten minutes
+                'start=$(date +%s); until nslookup kubernetes.default.svc.cluster.local; do [ $(($(date +%s) - start)) -ge 600 ] && break; sleep 2; done; echo "answered after $(($(date +%s) - start)) s"; echo "hello from $(hostname)"',
               ],
             },
           ],
@@ -512,19 +513,24 @@ describe('a control plane installed from the ISO runs Kubernetes', () => {
       await kubectl('apply', '-f', path);
       await retry(
         'the pod Succeeded',
-        async () =>
-          expect(await kubectl('get', 'pod', 'keel-hello', '-o', 'jsonpath={.status.phase}')).toBe(
-            'Succeeded',
-          ),
-        5 * 60_000,
+        async () => {
+          const phase = await kubectl('get', 'pod', 'keel-hello', '-o', 'jsonpath={.status.phase}');
+          // what its lookups said so far, should it never end
+          if (phase !== 'Succeeded')
+            expect(phase, await kubectl('logs', 'keel-hello', '--tail', '20').catch(() => '')).toBe(
+              'Succeeded',
+            );
+        },
+        12 * 60_000,
       );
       mark('pod succeeded');
       const logs = await kubectl('logs', 'keel-hello');
+      console.log(logs.split('\n').find((l) => l.startsWith('answered after')));
       // the Service's address, as CoreDNS answers it from the cluster's service range
       expect(logs).toMatch(/Name:\s+kubernetes\.default\.svc\.cluster\.local\s+Address:\s+10\.96\.0\.1\b/);
       expect(logs).toContain('hello from keel-hello');
     },
-    6 * 60_000,
+    13 * 60_000,
   );
 
   let workerName: string;
