@@ -474,14 +474,18 @@ describe('a control plane installed from the ISO runs Kubernetes', () => {
     11 * 60_000,
   );
 
+  /** toolboxRef is the shipped toolbox's name as the control plane imported it, without its digest */
+  const toolboxRef = async () =>
+    (
+      JSON.parse(works(await tc('get', 'imageimportstatuses', 'toolbox', '-o', 'json'))) as {
+        spec: { images: string[] };
+      }
+    ).spec.images[0]!.replace(/@sha256:.*$/, '');
+
   it(
     'runs a pod of the shipped toolbox image that resolves kubernetes.default; `kubectl logs` reads it',
     async () => {
-      const toolbox = (
-        JSON.parse(works(await tc('get', 'imageimportstatuses', 'toolbox', '-o', 'json'))) as {
-          spec: { images: string[] };
-        }
-      ).spec.images[0]!.replace(/@sha256:.*$/, '');
+      const toolbox = await toolboxRef();
       const pod = {
         apiVersion: 'v1',
         kind: 'Pod',
@@ -580,11 +584,7 @@ describe('a control plane installed from the ISO runs Kubernetes', () => {
 
   /** runPod runs a pod of the shipped toolbox on node `on`, running `script` with sh */
   const runPod = async (name: string, on: string, script: string) => {
-    const toolbox = (
-      JSON.parse(works(await tc('get', 'imageimportstatuses', 'toolbox', '-o', 'json'))) as {
-        spec: { images: string[] };
-      }
-    ).spec.images[0]!.replace(/@sha256:.*$/, '');
+    const toolbox = await toolboxRef();
     const pod = {
       apiVersion: 'v1',
       kind: 'Pod',
