@@ -35,13 +35,35 @@ export async function adminKubectl(node: InstalledNode, dir: string): Promise<Ku
   const [program, ...pre] = (node.via ?? ((argv) => [...argv]))([
     join(componentDir('kubernetes'), 'kubectl'),
   ]);
-  return async (...args) =>
+  const once = async (args: string[]) =>
     (
       await exec(program!, [...pre, '--kubeconfig', path, '--request-timeout', '20s', ...args], {
         timeout: 60_000,
       })
     ).stdout;
+  return async (...args) => {
+    // an API server starved of CPU (two TCG guests on a small host) can miss a request's deadline; kubectl
+    // then says to retry, and a client does: for a while, and only for such an answer
+    const deadline = Date.now() + TRANSIENT_MS;
+    for (;;) {
+      try {
+        return await once(args);
+      } catch (e) {
+        if (!transient(e) || Date.now() > deadline) throw e;
+        await new Promise((r) => setTimeout(r, 2_000));
+      }
+    }
+  };
 }
+
+/** how long a call goes on retrying a transient failure */
+const TRANSIENT_MS = 3 * 60_000;
+
+/** transient tells a failure the API server may not repeat (a deadline missed, a connection lost). */
+export const transient = (e: unknown): boolean =>
+  /Client\.Timeout|Please retry|request timed out|TLS handshake timeout|unable to return a response in the time allotted|http2: client connection lost|connection reset by peer/.test(
+    String((e as { stderr?: string }).stderr ?? ''),
+  );
 
 /** nodeReady waits for the Kubernetes node `name` to report its Ready condition True. */
 export const nodeReady = (kubectl: Kubectl, name: string, timeoutMs: number): Promise<void> =>
