@@ -3,6 +3,7 @@
 import { Client, credentials, Metadata, type ServiceError, status } from '@grpc/grpc-js';
 import type protobuf from 'protobufjs';
 import { ContainerdError } from './errors.js';
+import { checkNamespace } from './namespace.js';
 import { containerdType } from './schema.js';
 
 export type Plain = Record<string, unknown>;
@@ -92,7 +93,10 @@ export class UnixGrpc {
 
   #metadata(opts: CallOptions): Metadata {
     const md = new Metadata();
-    if (opts.namespace) md.set('containerd-namespace', opts.namespace);
+    if (opts.namespace) {
+      checkNamespace(opts.namespace);
+      md.set('containerd-namespace', opts.namespace);
+    }
     return md;
   }
 

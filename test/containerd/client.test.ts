@@ -91,6 +91,19 @@ describe('ContainerdClient', () => {
     expect((e as ContainerdError).code).toBe(status.NOT_FOUND);
   });
 
+  it('refuses a namespace containerd would refuse, with its code, before calling it', async () => {
+    for (const bad of ['$K', 'a\nb', 'x'.repeat(77), 'a..b', '']) {
+      const e = await client
+        .containers({ namespace: `${bad}z` === 'z' ? '-' : bad })
+        .catch((x: unknown) => x);
+      expect(e, JSON.stringify(bad)).toBeInstanceOf(ContainerdError);
+      expect((e as ContainerdError).code).toBe(status.INVALID_ARGUMENT);
+      expect((e as Error).message).toMatch(/^namespace ".*": .*: invalid argument$/s);
+    }
+    // the longest name it takes, and one of each separator
+    expect(await client.containers({ namespace: `a.b_c-${'d'.repeat(70)}` })).toEqual([]);
+  });
+
   it('answers Unavailable when nothing listens on the socket, and honours an aborted signal', async () => {
     const none = new ContainerdClient({ socket: join(ctd.work, 'none.sock'), timeoutMs: 2_000 });
     try {

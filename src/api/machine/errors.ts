@@ -45,7 +45,7 @@ export function asApiFailure(rpc: string, err: unknown): unknown {
     const reason: MachineErrorCode =
       err.code === 'not-found'
         ? 'not-found'
-        : err.code === 'not-a-file' || err.code === 'not-absolute'
+        : err.code === 'not-a-file' || err.code === 'not-absolute' || err.code === 'bad-path'
           ? 'invalid-argument'
           : err.code === 'permission-denied'
             ? 'permission-denied'

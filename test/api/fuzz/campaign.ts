@@ -1,12 +1,14 @@
 // A fuzz campaign against a node's API: random and mutated protobuf messages to every RPC it serves,
 // mutated machine configs to ApplyConfiguration (as dry runs), random bytes to its TLS port, in plain TCP
-// and inside TLS. Every call must end in a well-formed status (or a stream still open when the case's
+// and inside TLS; the same for trustd's Certificate and port when the target has one (a control plane). Every call must end in a well-formed status (or a stream still open when the case's
 // time is up), never in a JavaScript error leaking as INTERNAL; the caller checks the node stayed up.
 // Plain code, no test framework: the unit test and the benchmark both run it.
 import { connect as tcpConnect } from 'node:net';
 import { connect as tlsConnect } from 'node:tls';
 import { type ChannelCredentials, Client, Metadata, type ServiceError, status } from '@grpc/grpc-js';
-import { API_SERVICES, loadApiProto } from '../../../src/api/proto.js';
+import { API_SERVICES, type ApiServiceName, loadApiProto } from '../../../src/api/proto.js';
+import { newCSRAndKey } from '../../../src/pki/index.js';
+import { TOKEN_METADATA_KEY } from '../../../src/trustd/token.js';
 import { sniOptions } from '../fixtures.js';
 import { mutatedConfig } from './config.js';
 import { Rng } from './random.js';
@@ -20,6 +22,13 @@ export interface FuzzTarget {
   readonly reader: ChannelCredentials;
   /** a valid machine config, the seed of the mutated ones */
   readonly config: string;
+  /** a control plane's trustd: its address, TLS trusting the OS CA, the CA itself and the machine token */
+  readonly trustd?: {
+    readonly address: string;
+    readonly creds: ChannelCredentials;
+    readonly ca: string;
+    readonly token: string;
+  };
 }
 
 export interface FuzzOptions {
@@ -38,6 +47,8 @@ export interface FuzzReport {
   readonly ms: number;
   /** how the cases ended: a status name, OK, `open` (a stream still running at its time), `tcp …` */
   readonly outcomes: Readonly<Record<string, number>>;
+  /** how trustd's cases ended (also counted in outcomes) */
+  readonly trustd: Readonly<Record<string, number>>;
   /** each case that ended wrong, with what replays it: the seed and the case's number */
   readonly failures: readonly string[];
   /** per refusal, the distinct messages (numbers cut out) it came with, to read what the refusals were */
@@ -87,7 +98,7 @@ const CHANGES_THE_NODE = new Set([
 
 /** what a JavaScript error looks like when it leaks into a status: a bug, not a refusal */
 const LEAKED =
-  /ERR_[A-Z_]{4,}|The value of "|argument must be|TypeError|RangeError|ReferenceError|SyntaxError|Cannot read propert|is not a function|is not iterable|undefined is not|Maximum call stack/;
+  /ERR_[A-Z_]{4,}|The value of "|The argument '|argument must be|Metadata string value|TypeError|RangeError|ReferenceError|SyntaxError|Cannot read propert|is not a function|is not iterable|undefined is not|Maximum call stack/;
 
 const UNARY_MS = 15_000;
 const STREAM_MS = 3_000;
@@ -103,9 +114,9 @@ interface Method {
   readonly serialize: (o: object) => Buffer;
 }
 
-function methods(): Method[] {
+function methods(services: readonly ApiServiceName[] = API_SERVICES): Method[] {
   const proto = loadApiProto();
-  return API_SERVICES.flatMap((service) =>
+  return services.flatMap((service) =>
     Object.entries(proto.services.get(service)!).map(([short, def]) => {
       const req = (def as unknown as { requestType: { type: { name: string; field: never[] } } }).requestType;
       const path = def.path;
@@ -131,6 +142,7 @@ function call(
   client: Client,
   m: Method,
   messages: readonly Buffer[],
+  md = new Metadata(),
 ): Promise<{ outcome: string; details?: string }> {
   const deadline = Date.now() + (m.responseStream || m.requestStream ? STREAM_MS : UNARY_MS);
   return new Promise((resolve) => {
@@ -146,7 +158,6 @@ function call(
       else if (err.code === status.CANCELLED && settled) return;
       else end(statusName(err.code), err.details);
     };
-    const md = new Metadata();
     if (!m.requestStream && !m.responseStream) {
       client.makeUnaryRequest(m.path, pass, pass, messages[0]!, md, { deadline }, (err) =>
         err ? failed(err) : end('OK'),
@@ -183,7 +194,7 @@ function call(
   });
 }
 
-/** garbage sends random bytes to the API port, plainly or inside TLS, and sees the server hang up or wait */
+/** garbage sends random bytes to a TLS port, plainly or inside TLS, and sees the server hang up or wait */
 function garbage(address: string, rng: Rng): Promise<{ outcome: string }> {
   const [host, port] = [
     address.slice(0, address.lastIndexOf(':')),
@@ -210,6 +221,9 @@ function garbage(address: string, rng: Rng): Promise<{ outcome: string }> {
   });
 }
 
+/** the worker a well-formed CSR asks for */
+const WORKER = { commonName: 'fuzz-worker', dnsNames: ['fuzz-worker'], ipAddresses: ['127.0.0.1'] };
+
 /** the ApplyConfigurationRequest field that makes it a dry run, appended last so it wins */
 const DRY_RUN = Buffer.from([0x28, 0x01]);
 
@@ -218,9 +232,16 @@ export async function fuzz(target: FuzzTarget, opts: FuzzOptions): Promise<FuzzR
   const all = methods();
   const defs = loadApiProto().packageDefinition as unknown as Definitions;
   const apply = all.find((m) => m.path === '/machine.MachineService/ApplyConfiguration')!;
+  const [certificate] = methods(['securityapi.SecurityService']);
+  // a CSR trustd would sign, so that a case with the right token reaches the signing too
+  const csr = target.trustd ? Buffer.from((await newCSRAndKey(target.trustd.ca, WORKER)).csr) : undefined;
+  const trustd = target.trustd
+    ? new Client(target.trustd.address, target.trustd.creds, sniOptions(target.trustd.address))
+    : undefined;
   const admin = new Client(target.address, target.admin, sniOptions(target.address));
   const reader = new Client(target.address, target.reader, sniOptions(target.address));
   const outcomes: Record<string, number> = {};
+  const trustdOutcomes: Record<string, number> = {};
   const failures: string[] = [];
   const messages: Record<string, Set<string>> = {};
   const start = Date.now();
@@ -232,7 +253,32 @@ export async function fuzz(target: FuzzTarget, opts: FuzzOptions): Promise<FuzzR
     const r = rng.int(100);
     let what: string;
     let result: { outcome: string; details?: string };
-    if (r < 10) {
+    if (target.trustd && trustd && r >= 90) {
+      if (r < 94) {
+        what = 'garbage on the trustd port';
+        result = await garbage(target.trustd.address, rng);
+      } else {
+        const m = certificate!;
+        const k = rng.int(10);
+        const shaped = () => wellShaped(rng, defs, m.requestTypeName, m.descriptor);
+        const message =
+          k < 2
+            ? m.serialize({ csr: csr! })
+            : k < 4
+              ? mutate(rng, m.serialize({ csr: csr! }))
+              : k < 7
+                ? shaped()
+                : k < 9
+                  ? mutate(rng, shaped())
+                  : rng.bytes(rng.size(4096));
+        const md = new Metadata();
+        const token = rng.int(4);
+        // mostly the right token, so the request itself is what is fuzzed; else none, a wrong or a raw one
+        if (token < 3) md.set(TOKEN_METADATA_KEY, rng.chance(0.8) ? target.trustd.token : 'x');
+        what = `${m.path} on trustd`;
+        result = await call(trustd, m, [message], md);
+      }
+    } else if (r < 10) {
       what = 'garbage on the API port';
       result = await garbage(target.address, rng);
     } else if (r < 25) {
@@ -259,6 +305,7 @@ export async function fuzz(target: FuzzTarget, opts: FuzzOptions): Promise<FuzzR
       result = await call(client, m, messages);
     }
     outcomes[result.outcome] = (outcomes[result.outcome] ?? 0) + 1;
+    if (what.includes('trustd')) trustdOutcomes[result.outcome] = (trustdOutcomes[result.outcome] ?? 0) + 1;
     if (result.details !== undefined) {
       const seen = messages[result.outcome] ?? new Set();
       seen.add(`${what.split(' ')[0]}: ${result.details.replace(/\d+/g, 'N').slice(0, 160)}`);
@@ -279,7 +326,16 @@ export async function fuzz(target: FuzzTarget, opts: FuzzOptions): Promise<FuzzR
   } finally {
     admin.close();
     reader.close();
+    trustd?.close();
   }
   const distinct = Object.fromEntries(Object.entries(messages).map(([k, v]) => [k, [...v].sort()]));
-  return { seed: opts.seed, cases: next, ms: Date.now() - start, outcomes, failures, messages: distinct };
+  return {
+    seed: opts.seed,
+    cases: next,
+    ms: Date.now() - start,
+    outcomes,
+    trustd: trustdOutcomes,
+    failures,
+    messages: distinct,
+  };
 }

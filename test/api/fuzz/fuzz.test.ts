@@ -18,13 +18,23 @@ afterAll(cleanup);
 describe('the API under a seeded fuzz', () => {
   it(`answers or refuses every case of seed ${SEED}, and stays up`, async () => {
     const report = await fuzz(target, { seed: SEED, cases: 3_000, budgetMs: 45_000 });
-    console.log(`fuzz: ${report.cases} cases in ${report.ms} ms: ${JSON.stringify(report.outcomes)}`);
+    console.log(
+      `fuzz: ${report.cases} cases in ${report.ms} ms: ${JSON.stringify(report.outcomes)}; trustd: ${JSON.stringify(report.trustd)}`,
+    );
     if (process.env.KEEL_FUZZ_VERBOSE) console.log(JSON.stringify(report.messages, null, 1));
     expect(report.failures).toEqual([]);
     expect(report.cases).toBeGreaterThan(300);
     // the cases reached handlers, not only the gate: some answered, some were refused as bad input
     expect(report.outcomes.OK).toBeGreaterThan(0);
     expect(report.outcomes.INVALID_ARGUMENT).toBeGreaterThan(0);
+    // trustd's port met garbage, and its Certificate signed some requests and refused others
+    expect(
+      Object.keys(report.trustd).some((o) => /^(tls|tcp) /.test(o)),
+      JSON.stringify(report.trustd),
+    ).toBe(true);
+    expect(report.trustd.OK).toBeGreaterThan(0);
+    expect(report.trustd.INVALID_ARGUMENT).toBeGreaterThan(0);
+    expect(report.trustd.UNAUTHENTICATED).toBeGreaterThan(0);
     await target.stillServing();
     expect(target.node.child.exitCode).toBe(null);
     expect(emergencies(target.node)).toEqual([]);

@@ -52,12 +52,14 @@ describe('Read', () => {
   });
 
   it.each([
-    ['a missing file', 'nope', status.NOT_FOUND],
-    ['a directory', 'sub', status.INVALID_ARGUMENT],
-  ])('refuses %s', async (_what, name, code) => {
+    ['a missing file', 'nope', status.NOT_FOUND, ''],
+    ['a directory', 'sub', status.INVALID_ARGUMENT, ''],
+    ['a path with a NUL byte', 'a\0b', status.INVALID_ARGUMENT, ': contains a NUL byte'],
+    ['a name longer than the system takes', 'n'.repeat(300), status.INVALID_ARGUMENT, ': file name too long'],
+  ])('refuses %s', async (_what, name, code, why) => {
     const err = await errorOf(callStream(machine(), 'Read', { path: join(root, name) }));
     expect(err.code).toBe(code);
-    expect(err.details).toContain(join(root, name));
+    expect(err.details).toContain(`${join(root, name)}${why}`);
   });
 });
 
@@ -115,6 +117,17 @@ describe('List', () => {
   it('answers NOT_FOUND for a missing root', async () => {
     const err = await errorOf(callStream(machine(), 'List', { root: join(root, 'missing') }));
     expect(err.code).toBe(status.NOT_FOUND);
+  });
+
+  it('refuses a root with a NUL byte, or a name too long, as INVALID_ARGUMENT naming why', async () => {
+    const nul = await errorOf(callStream(machine(), 'List', { root: `${root}/a\0b` }));
+    expect([nul.code, nul.details]).toEqual([
+      status.INVALID_ARGUMENT,
+      `List: ${root}/a\0b: contains a NUL byte`,
+    ]);
+    const long = await errorOf(callStream(machine(), 'List', { root: `${root}/${'n'.repeat(300)}` }));
+    expect(long.code).toBe(status.INVALID_ARGUMENT);
+    expect(long.details).toContain(': file name too long');
   });
 });
 

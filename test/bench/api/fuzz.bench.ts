@@ -21,7 +21,7 @@ await group(
         concurrency: 16,
       });
       for (const f of report.failures.slice(0, 20)) console.log(`  failed: ${f}`);
-      console.log(`  outcomes: ${JSON.stringify(report.outcomes)}`);
+      console.log(`  outcomes: ${JSON.stringify(report.outcomes)}; trustd: ${JSON.stringify(report.trustd)}`);
       let up = 1;
       await target.stillServing().catch(() => {
         up = 0;
