@@ -321,6 +321,11 @@ const through = (bin: string, via?: (argv: readonly string[]) => string[]): [str
   return [program!, pre];
 };
 
+/** InstalledDisk is a disk a node installed itself on; `boot` starts the VM from it, once. */
+export interface InstalledDisk {
+  boot(): Promise<InstalledNode>;
+}
+
 /**
  * installedNode: the ISO boots beside a blank disk (in `dir`) and takes `cfg` in maintenance mode, installs
  * itself (the components layer goes to the disk beside the UKI) and reboots, which ends that QEMU; then
@@ -332,6 +337,20 @@ export async function installedNode(
   talosconfig: string,
   opts: NodeOptions = {},
 ): Promise<InstalledNode> {
+  return (await installedDisk(dir, cfg, talosconfig, opts)).boot();
+}
+
+/**
+ * installedDisk is installedNode's first half: the ISO installs the node on its disk and powers off. A
+ * test of several VMs installs them all at once and boots each when its turn comes, so that a booting
+ * node does not take the emulated CPU another one's steps wait on.
+ */
+export async function installedDisk(
+  dir: string,
+  cfg: Config,
+  talosconfig: string,
+  opts: NodeOptions = {},
+): Promise<InstalledDisk> {
   const bin = talosctlPath();
   const lan = opts.lan;
   const configFile = join(dir, 'config.yaml');
@@ -383,40 +402,43 @@ export async function installedNode(
   const applied = Date.now();
   await live.waitForLine(/installed onto \/dev\/vda: EFI/, { timeoutMs: 10 * 60_000 });
   await live.ended;
+  return { boot: () => bootDisk() };
 
-  const port = lan ? undefined : await freePort();
-  const forwarded = new Map<number, number>();
-  if (!lan) for (const guest of opts.forward ?? []) forwarded.set(guest, await freePort());
-  const booted = Date.now();
-  const vm = boot({
-    boot: { kind: 'disk', path: disk, persistent: true },
-    firmware: 'uefi',
-    ...(port === undefined ? {} : { apiPort: port }),
-    ...network,
-    forwards: [...forwarded].map(([guest, host]) => ({ host, guest })),
-  });
-  await vm.waitForLine(/config: loaded from STATE/, { timeoutMs: BOOT_MS });
-  const target = ['-e', port === undefined ? address : `127.0.0.1:${port}`, '-n', address];
-  const tc: Talosctl = (...args) =>
-    talosctl(program, [...pre, ...target, ...args], { talosconfig, cwd: dir, timeoutMs: 120_000 });
-  const piped = (input: string, ...args: string[]) =>
-    pipedTalosctl(program, [...pre, ...target, ...args], input, {
-      talosconfig,
-      cwd: dir,
-      timeoutMs: 240_000,
+  async function bootDisk(): Promise<InstalledNode> {
+    const port = lan ? undefined : await freePort();
+    const forwarded = new Map<number, number>();
+    if (!lan) for (const guest of opts.forward ?? []) forwarded.set(guest, await freePort());
+    const booted = Date.now();
+    const vm = boot({
+      boot: { kind: 'disk', path: disk, persistent: true },
+      firmware: 'uefi',
+      ...(port === undefined ? {} : { apiPort: port }),
+      ...network,
+      forwards: [...forwarded].map(([guest, host]) => ({ host, guest })),
     });
-  return {
-    vm,
-    bin,
-    talosconfig,
-    configFile,
-    address,
-    tc,
-    piped,
-    forwarded,
-    ...(lan ? { via: lan.via } : {}),
-    times: { applied, booted },
-  };
+    await vm.waitForLine(/config: loaded from STATE/, { timeoutMs: BOOT_MS });
+    const target = ['-e', port === undefined ? address : `127.0.0.1:${port}`, '-n', address];
+    const tc: Talosctl = (...args) =>
+      talosctl(program, [...pre, ...target, ...args], { talosconfig, cwd: dir, timeoutMs: 120_000 });
+    const piped = (input: string, ...args: string[]) =>
+      pipedTalosctl(program, [...pre, ...target, ...args], input, {
+        talosconfig,
+        cwd: dir,
+        timeoutMs: 240_000,
+      });
+    return {
+      vm,
+      bin,
+      talosconfig,
+      configFile,
+      address,
+      tc,
+      piped,
+      forwarded,
+      ...(lan ? { via: lan.via } : {}),
+      times: { applied, booted },
+    };
+  }
 }
 
 /** bootstrapped takes an installed control plane through `talosctl bootstrap` until its boot is done. */
