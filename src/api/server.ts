@@ -13,6 +13,7 @@ import type { HandlerMap } from './handlers.js';
 import { checkHandlers, mountServices } from './mount-services.js';
 import { mountState } from './mount-state.js';
 import { type ApiProto, loadApiProto } from './proto.js';
+import { whenQuiet } from './quiet.js';
 import { type Forwarder, nodeForwarder } from './routing/forwarder.js';
 import {
   type ApiIdentity,
@@ -69,6 +70,10 @@ export interface StartApiServerOptions {
    * entry with one of them (or a loopback address) and no other port is served here
    */
   readonly localNames?: () => Iterable<string>;
+  /** told once the API has gone quiet after its clients (src/api/quiet.ts), to give their memory back */
+  readonly onQuiet?: () => void;
+  /** how long without a connection counts as quiet; default QUIET_MS */
+  readonly quietMs?: number;
   readonly version?: VersionInfo;
   readonly platform?: PlatformInfo;
   readonly registry?: ResourceRegistry;
@@ -272,6 +277,9 @@ export async function startApiServer(opts: StartApiServerOptions): Promise<ApiSe
       : {},
   );
   if (mode !== 'maintenance' || opts.firstClientHoldMs === 0) firstClientGone();
+  const stopQuiet = opts.onQuiet
+    ? whenQuiet(port, { onQuiet: opts.onQuiet, ...(opts.quietMs ? { quietMs: opts.quietMs } : {}) })
+    : () => {};
   // Version's first answer builds its types and codecs: build them while the first client is on its way
   // (after the caller has said the API listens, which happens before this turn ends)
   const versionDef = proto.services.get('machine.MachineService')?.Version;
@@ -287,6 +295,7 @@ export async function startApiServer(opts: StartApiServerOptions): Promise<ApiSe
       closing.abort(new ApiError('unavailable', 'api server shutting down'));
       handed.refuse(new ApiError('unavailable', 'api server shutting down'));
       stopClientsFirst();
+      stopQuiet();
       const finish = () => {
         forwarder?.close();
         resolve();

@@ -64,3 +64,14 @@ export function trimStartupMemory(executable = realpathSync(process.execPath)): 
   }
   return { mappings, residentBefore, residentAfter: residentBytes() };
 }
+
+/**
+ * trimLoadMemory collects the JS heap and trims the C heap: what a burst of API clients left, freed but
+ * kept. The executable's pages stay: serving calls is what they are for.
+ */
+export function trimLoadMemory(): Omit<TrimResult, 'mappings'> {
+  const residentBefore = residentBytes();
+  fullGc();
+  mallocTrim();
+  return { residentBefore, residentAfter: residentBytes() };
+}

@@ -18,6 +18,8 @@ export interface ApidServiceOptions {
   readonly version?: VersionInfo;
   /** what Version reports as the platform (the health check's size checks leave container nodes out) */
   readonly platform?: PlatformInfo;
+  /** told once the API has gone quiet after its clients */
+  readonly onQuiet?: () => void;
   /** told the bound address once the port listens */
   readonly onListening: (address: string) => void;
 }
@@ -44,6 +46,7 @@ export function apidService(opts: ApidServiceOptions): ServiceDefinition {
           handlers: opts.handlers,
           // a `nodes` entry naming one of these (and no other port) is this node, served in place
           localNames: () => [...nodeAddresses(), hostname()],
+          ...(opts.onQuiet ? { onQuiet: opts.onQuiet } : {}),
           ...(opts.version ? { version: opts.version } : {}),
           ...(opts.platform ? { platform: opts.platform } : {}),
           signal,

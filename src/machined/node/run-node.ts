@@ -274,6 +274,7 @@ export async function runNode(start: NodeStart): Promise<Node> {
       state,
       address: start.address,
       handlers,
+      onQuiet: start.onApiQuiet,
       ...(opts.version ? { version: opts.version } : {}),
       // upstream's platform name and mode: Keel runs on metal, or as a container for tests
       platform: container ? { name: 'container', mode: 'container' } : { name: 'metal', mode: 'metal' },

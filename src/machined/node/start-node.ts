@@ -19,6 +19,7 @@ import { guardPid1, type Pid1Guard } from '../pid1-guard.js';
 import type { PowerAction } from '../power-action.js';
 import { type ConfigSourceInputs, mayHoldConfig, readConfigSources } from './config-sources.js';
 import { nodeAddresses } from './console-hint.js';
+import { quietTrim } from './quiet-trim.js';
 
 export type NodeMode = 'container' | 'pid1';
 
@@ -81,6 +82,8 @@ export interface NodeStart {
   readonly address: () => string;
   /** starts a maintenance API on `state`; 'later' defers its handlers (ApiServer.serve) */
   readonly listenForConfig: (state: State, handlers: HandlerMap | 'later') => Promise<ApiServer>;
+  /** every API's listener for a quiet moment after its clients (quiet-trim.ts) */
+  readonly onApiQuiet: () => void;
 }
 
 const stdoutConsole = (line: string) => {
@@ -95,6 +98,7 @@ export async function startNode(opts: NodeOptions): Promise<Node> {
   // whatever happens from here on ends in reboot(2) when we are PID 1, never in an exit
   const guard = container ? undefined : guardPid1(mlog.line);
   let address = opts.apiAddress ?? (container ? '127.0.0.1:50000' : '0.0.0.0:50000');
+  const onApiQuiet = quietTrim({ log: mlog.line });
   const listenForConfig = async (state: State, handlers: HandlerMap | 'later') => {
     const server = await startApiServer({
       address,
@@ -105,6 +109,7 @@ export async function startNode(opts: NodeOptions): Promise<Node> {
       ...(opts.mode !== 'container' && nodeAddresses().length === 0 ? { firstClientHoldMs: 0 } : {}),
       mode: 'maintenance',
       state,
+      onQuiet: onApiQuiet,
       ...(handlers === 'later' ? { deferHandlers: true } : { handlers }),
       ...(opts.version ? { version: opts.version } : {}),
     });
@@ -135,6 +140,7 @@ export async function startNode(opts: NodeOptions): Promise<Node> {
       sources,
       address: () => address,
       listenForConfig,
+      onApiQuiet,
     });
   } catch (e) {
     // as PID 1 the emergency path follows; a container node must not leave its port bound

@@ -13,6 +13,7 @@ import type { CoreState } from '../../../src/cosi/state/core.js';
 import type { WatchStream } from '../../../src/cosi/state/events.js';
 import { wrapCore } from '../../../src/cosi/state/wrap.js';
 import { LoggingManager, MACHINED_LOG } from '../../../src/machined/logging/manager.js';
+import { quietTrim } from '../../../src/machined/node/quiet-trim.js';
 import { mintPKI, nodeState, PlainThings } from '../../api/fixtures.js';
 import { figure, group } from '../harness.js';
 
@@ -153,6 +154,8 @@ const server = await startApiServer({
   state,
   identity: { ca: pki.osCA.crt, server: pki.server },
   handlers: { '/machine.MachineService/Logs': logsHandler(logs) },
+  // as machined wires its APIs: once quiet after the clients, what they left is given back
+  onQuiet: quietTrim({ log: (l) => console.log(`  server: ${l}`) }),
 });
 const base = { address: server.address, ca: pki.osCA.crt, cert: pki.admin };
 
