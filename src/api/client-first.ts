@@ -25,7 +25,7 @@ export const FIRST_CLIENT_HOLD_MS = 1_000;
 export const FIRST_CONNECTION_HOLD_MS = 2_500;
 
 /** Node publishes every socket a net (so also TLS, HTTP/2) server accepts on this channel */
-const ACCEPTED = 'net.server.socket';
+export const ACCEPTED = 'net.server.socket';
 
 export interface ClientsFirstOptions {
   /** hold the turns from now until the first connection closes, at most this long; default no hold */

@@ -5,12 +5,10 @@
 // node whose clients keep coming is never told, and an idle one only once.
 import { subscribe, unsubscribe } from 'node:diagnostics_channel';
 import type { Socket } from 'node:net';
+import { ACCEPTED } from './client-first.js';
 
 /** how long the API has had no connection open before it counts as quiet */
 export const QUIET_MS = 10_000;
-
-/** Node publishes every socket a net (so also TLS, HTTP/2) server accepts on this channel */
-const ACCEPTED = 'net.server.socket';
 
 export interface WhenQuietOptions {
   /** default QUIET_MS */

@@ -53,9 +53,7 @@ function fullGc(): void {
 
 /** trimStartupMemory collects the JS heap, trims the C heap and pages out this executable's mappings. */
 export function trimStartupMemory(executable = realpathSync(process.execPath)): TrimResult {
-  const residentBefore = residentBytes();
-  fullGc();
-  mallocTrim();
+  const { residentBefore } = trimLoadMemory();
   let mappings = 0;
   for (const m of parseMaps(readFileSync('/proc/self/maps', 'utf8'))) {
     if (m.path !== executable) continue;

@@ -1,5 +1,4 @@
 // An accepted API connection holds the controller runtime's turns until it closes (clientsFirst).
-import { connect, createServer, type Server, type Socket } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterEach, describe, expect, it } from 'vitest';
 import {
@@ -12,28 +11,15 @@ import { type ApiServer, startApiServer } from '../../src/api/server.js';
 import { nextTurn } from '../../src/cosi/controller/index.js';
 import { settled } from '../cosi/controller/internal/settled.js';
 import { nodeState } from './fixtures.js';
+import { type Cleanups, closed, listening as listeningOn, dial as loopbackDial } from './loopback.js';
 
-const cleanups: Array<() => unknown> = [];
+const cleanups: Cleanups = [];
 afterEach(async () => {
   for (const c of cleanups.splice(0).reverse()) await c();
 });
 
-async function listening(): Promise<Server> {
-  const s = createServer((c) => c.resume());
-  await new Promise<void>((ok) => s.listen(0, '127.0.0.1', ok));
-  cleanups.push(() => new Promise((ok) => s.close(ok)));
-  return s;
-}
-
-async function dial(port: number): Promise<Socket> {
-  const c = connect(port, '127.0.0.1');
-  await new Promise((ok, fail) => c.once('connect', ok).once('error', fail));
-  cleanups.push(() => c.destroy());
-  await sleep(20); // the server side accepts in a later turn of the loop
-  return c;
-}
-
-const closed = (c: Socket) => new Promise((ok) => c.once('close', ok).end());
+const listening = () => listeningOn(cleanups);
+const dial = (port: number) => loopbackDial(port, cleanups);
 
 /** a hold recorder: the bounds asked for, and how many holds are still held */
 function recorder() {
@@ -204,9 +190,7 @@ describe('the API server puts a connecting client first', () => {
     const port = s.port;
     await s.close();
     // a plain listener on the same port now: its connections are nobody's clients
-    const plain = createServer((c) => c.resume());
-    await new Promise<void>((ok) => plain.listen(port, '127.0.0.1', ok));
-    cleanups.push(() => new Promise((ok) => plain.close(ok)));
+    await listeningOn(cleanups, port);
     await dial(port);
     expect(await settled(nextTurn())).toBe(true);
   });

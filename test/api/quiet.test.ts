@@ -1,30 +1,22 @@
 // whenQuiet tells once per busy period that no connection has been open on the API's port for a while.
-import { connect, createServer, type Socket } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterEach, describe, expect, it } from 'vitest';
 import { whenQuiet } from '../../src/api/quiet.js';
 import { startApiServer } from '../../src/api/server.js';
 import { callUnary, mintPKI, mtls, nodeState, serviceClient } from './fixtures.js';
+import type { Cleanups } from './loopback.js';
+import { closed, listening, dial as loopbackDial } from './loopback.js';
 
-const cleanups: Array<() => unknown> = [];
+const cleanups: Cleanups = [];
 afterEach(async () => {
   for (const c of cleanups.splice(0).reverse()) await c();
 });
 
 async function listeningPort(): Promise<number> {
-  const s = createServer((c) => c.resume());
-  await new Promise<void>((ok) => s.listen(0, '127.0.0.1', ok));
-  cleanups.push(() => new Promise((ok) => s.close(ok)));
-  return (s.address() as { port: number }).port;
+  return ((await listening(cleanups)).address() as { port: number }).port;
 }
 
-async function dial(port: number): Promise<Socket> {
-  const c = connect(port, '127.0.0.1');
-  await new Promise((ok, fail) => c.once('connect', ok).once('error', fail));
-  cleanups.push(() => c.destroy());
-  await sleep(20); // the server side accepts in a later turn of the loop
-  return c;
-}
+const dial = (port: number) => loopbackDial(port, cleanups);
 
 /** until waits for `cond` (a loaded host may take its time), failing after 10 s */
 async function until(cond: () => boolean): Promise<void> {
@@ -32,7 +24,6 @@ async function until(cond: () => boolean): Promise<void> {
     if (Date.now() > deadline) throw new Error(`still not so after 10 s: ${cond}`);
 }
 
-const closed = (c: Socket) => new Promise((ok) => c.once('close', ok).end());
 const QUIET = 150;
 
 describe('whenQuiet', () => {

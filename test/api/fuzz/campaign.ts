@@ -253,24 +253,29 @@ export async function fuzz(target: FuzzTarget, opts: FuzzOptions): Promise<FuzzR
     const r = rng.int(100);
     let what: string;
     let result: { outcome: string; details?: string };
-    if (target.trustd && trustd && r >= 90) {
+    const toTrustd = target.trustd !== undefined && trustd !== undefined && r >= 90;
+    if (toTrustd) {
       if (r < 94) {
         what = 'garbage on the trustd port';
         result = await garbage(target.trustd.address, rng);
       } else {
         const m = certificate!;
-        const k = rng.int(10);
+        const valid = () => m.serialize({ csr: csr! });
         const shaped = () => wellShaped(rng, defs, m.requestTypeName, m.descriptor);
-        const message =
-          k < 2
-            ? m.serialize({ csr: csr! })
-            : k < 4
-              ? mutate(rng, m.serialize({ csr: csr! }))
-              : k < 7
-                ? shaped()
-                : k < 9
-                  ? mutate(rng, shaped())
-                  : rng.bytes(rng.size(4096));
+        // by tenths: a CSR it signs, the same mutated, well-shaped, well-shaped mutated, random bytes
+        const kinds = [
+          valid,
+          valid,
+          () => mutate(rng, valid()),
+          () => mutate(rng, valid()),
+          shaped,
+          shaped,
+          shaped,
+          () => mutate(rng, shaped()),
+          () => mutate(rng, shaped()),
+          () => rng.bytes(rng.size(4096)),
+        ];
+        const message = kinds[rng.int(10)]!();
         const md = new Metadata();
         const token = rng.int(4);
         // mostly the right token, so the request itself is what is fuzzed; else none, a wrong or a raw one
@@ -305,7 +310,7 @@ export async function fuzz(target: FuzzTarget, opts: FuzzOptions): Promise<FuzzR
       result = await call(client, m, messages);
     }
     outcomes[result.outcome] = (outcomes[result.outcome] ?? 0) + 1;
-    if (what.includes('trustd')) trustdOutcomes[result.outcome] = (trustdOutcomes[result.outcome] ?? 0) + 1;
+    if (toTrustd) trustdOutcomes[result.outcome] = (trustdOutcomes[result.outcome] ?? 0) + 1;
     if (result.details !== undefined) {
       const seen = messages[result.outcome] ?? new Set();
       seen.add(`${what.split(' ')[0]}: ${result.details.replace(/\d+/g, 'N').slice(0, 160)}`);
