@@ -1,6 +1,7 @@
 // The client's typed errors: every failure names the node (or the config) it belongs to and why.
 import { type ServiceError, status } from '@grpc/grpc-js';
 import { goCodeName, goStatusText } from '../../api/go-status.js';
+import { oneLine } from './one-line.js';
 import { transportText } from './transport.js';
 
 export type ClientErrorCode = 'config' | 'node' | 'rpc';
@@ -26,9 +27,12 @@ export { goCodeName };
 const isServiceError = (e: unknown): e is ServiceError =>
   e instanceof Error && typeof (e as Partial<ServiceError>).code === 'number' && 'details' in e;
 
-/** rpcText is a gRPC failure as Go prints it, so messages match what talosctl users know. */
+/**
+ * rpcText is a gRPC failure as Go prints it, so messages match what talosctl users know, in one line (a
+ * refusal listing several problems among them).
+ */
 export function rpcText(e: unknown): string {
-  if (isServiceError(e)) return goStatusText(e.code, e.details);
+  if (isServiceError(e)) return goStatusText(e.code, oneLine(e.details));
   return e instanceof Error ? e.message : String(e);
 }
 
@@ -41,7 +45,8 @@ export const nodeError = (node: string, why: string, grpcCode?: status): ClientE
  * upstream's does; an older one left grpc-js's words for a node it could not reach, which are made to read
  * as talosctl's `rpc error: code = Unavailable desc = connection refused`.
  */
-export function envelopeError(node: string, why: string, grpcCode?: status): ClientError {
+export function envelopeError(node: string, text: string, grpcCode?: status): ClientError {
+  const why = oneLine(text);
   if (why.startsWith('rpc error: ')) return nodeError(node, why, grpcCode);
   const plain = transportText(why);
   if (plain === why) return nodeError(node, why, grpcCode);
