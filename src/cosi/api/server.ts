@@ -19,6 +19,7 @@ import { idQueryFromWire, labelQueriesFromWire } from './queries.js';
 import { serverStream, unary } from './server-calls.js';
 import { type AccessCheck, serveWatch } from './server-watch.js';
 import { type StateMethod, toStatusError } from './status.js';
+import { encodeWatchResponse } from './watch-encode.js';
 import type {
   CreateRequest,
   ListRequest,
@@ -36,6 +37,8 @@ export interface StateServiceOptions {
   readOnly?: boolean;
   /** runs before every verb; throwing denies the call with PERMISSION_DENIED */
   rule?: FilterRule;
+  /** who is calling, as the rule is told it (`caller`): made of the grpc-js call object, once per check */
+  callerOf?: (call: object) => unknown;
   /** where the .proto files live, when not beside this module */
   protoDir?: string;
 }
@@ -71,20 +74,21 @@ export function addStateService(server: Server, core: CoreState, opts: StateServ
     target: Kind & { readonly id?: string },
     verbs: readonly Verb[],
     signal: AbortSignal,
+    call: object,
   ) => {
+    const caller = opts.callerOf?.(call);
     for (const rule of rules)
       for (const verb of verbs) {
         try {
           await rule(
             { namespace: target.namespace, type: target.type, id: target.id ?? '', verb },
-            { signal },
+            { signal, caller },
           );
         } catch (reason) {
           throw new AccessDenied(reason);
         }
       }
   };
-  const watchCheck: AccessCheck = (target, signal) => allow(target, ['watch'], signal);
 
   const toStatus = (method: StateMethod) => (err: unknown) =>
     err instanceof AccessDenied
@@ -104,17 +108,17 @@ export function addStateService(server: Server, core: CoreState, opts: StateServ
   };
 
   const handlers = {
-    Get: unary(async (req: PointerRequest, signal) => {
+    Get: unary(async (req: PointerRequest, signal, call) => {
       const ptr = pointerOf(req);
-      await allow(ptr, ['get'], signal);
+      await allow(ptr, ['get'], signal, call);
       return { resource: toProtoResource(await core.get(ptr, { signal })) };
     }, toStatus('Get')),
 
-    List: serverStream<ListRequest, ListResponse>(async (req, send, signal) => {
+    List: serverStream<ListRequest, ListResponse>(async (req, send, signal, call) => {
       const kind: Kind = { namespace: req.namespace ?? '', type: req.type ?? '' };
       const labelQueries = labelQueriesFromWire(req.options?.label_query);
       const idQuery = idQueryFromWire(req.options?.id_query);
-      await allow(kind, ['list'], signal);
+      await allow(kind, ['list'], signal, call);
       const items = await core.list(kind, {
         signal,
         ...(labelQueries.length > 0 ? { labelQueries } : {}),
@@ -126,15 +130,15 @@ export function addStateService(server: Server, core: CoreState, opts: StateServ
       }
     }, toStatus('List')),
 
-    Create: unary(async (req: CreateRequest, signal) => {
+    Create: unary(async (req: CreateRequest, signal, call) => {
       const r = decode(req.resource, 'resource');
-      await allow(r.metadata, ['create'], signal);
+      await allow(r.metadata, ['create'], signal, call);
       await core.create(r, { owner: req.options?.owner ?? '', signal });
       // The state wrote the assigned version and timestamps back into r.
       return { resource: toProtoResource(r) };
     }, toStatus('Create')),
 
-    Update: unary(async (req: UpdateRequest, signal) => {
+    Update: unary(async (req: UpdateRequest, signal, call) => {
       const r = decode(req.new_resource, 'new_resource');
       const phase = req.options?.expected_phase;
       let expectedPhase: UpdateOptions['expectedPhase'] = 'any'; // absent means any phase
@@ -147,41 +151,46 @@ export function addStateService(server: Server, core: CoreState, opts: StateServ
           });
         }
       }
-      await allow(r.metadata, ['update'], signal);
+      await allow(r.metadata, ['update'], signal, call);
       await core.update(r, { owner: req.options?.owner ?? '', expectedPhase, signal });
       return { resource: toProtoResource(r) };
     }, toStatus('Update')),
 
-    Destroy: unary(async (req: PointerRequest, signal) => {
+    Destroy: unary(async (req: PointerRequest, signal, call) => {
       const ptr = pointerOf(req);
-      await allow(ptr, ['destroy'], signal);
+      await allow(ptr, ['destroy'], signal, call);
       await core.destroy(ptr, { owner: req.options?.owner ?? '', signal });
       return {};
     }, toStatus('Destroy')),
 
-    Watch: serverStream<WatchRequest, WatchResponse>(
-      (req, send, signal) => serveWatch(core, req, send, watchCheck, signal),
-      toStatus('Watch'),
-    ),
+    Watch: serverStream<WatchRequest, WatchResponse>((req, send, signal, call) => {
+      const check: AccessCheck = (target, s) => allow(target, ['watch'], s, call);
+      return serveWatch(core, req, send, check, signal);
+    }, toStatus('Watch')),
 
-    Teardown: unary(async (req: PointerRequest, signal) => {
+    Teardown: unary(async (req: PointerRequest, signal, call) => {
       const ptr = pointerOf(req);
-      await allow(ptr, ['update'], signal);
+      await allow(ptr, ['update'], signal, call);
       const ready = await derived.teardown(ptr, { owner: req.options?.owner ?? '', signal });
       return { destroy_ready: ready };
     }, toStatus('Teardown')),
 
-    TeardownAndDestroy: unary(async (req: PointerRequest, signal) => {
+    TeardownAndDestroy: unary(async (req: PointerRequest, signal, call) => {
       const ptr = pointerOf(req);
       // Derived, it is an update followed by a destroy: both must be allowed.
-      await allow(ptr, ['update', 'destroy'], signal);
+      await allow(ptr, ['update', 'destroy'], signal, call);
       await derived.teardownAndDestroy(ptr, { owner: req.options?.owner ?? '', signal });
       return {};
     }, toStatus('TeardownAndDestroy')),
   } satisfies Record<keyof typeof stateService, unknown>;
 
+  // a watch's events are written by hand, each snapshot's bytes made once (watch-encode.ts)
+  const service = {
+    ...stateService,
+    Watch: { ...stateService.Watch, responseSerialize: encodeWatchResponse },
+  };
   server.addService(
-    stateService as unknown as ServiceDefinition,
+    service as unknown as ServiceDefinition,
     handlers as unknown as UntypedServiceImplementation,
   );
 }
