@@ -1,6 +1,5 @@
 // startApiServer: the node's machine API on one TCP port — TLS, roles, node routing, the COSI state
 // (read-only) and every Talos service, with UNIMPLEMENTED for RPCs whose subsystem does not exist yet.
-import { setMaxListeners } from 'node:events';
 import { isIPv4, isIPv6 } from 'node:net';
 import { Server } from '@grpc/grpc-js';
 import type { ResourceRegistry } from '../cosi/resource/registry.js';
@@ -227,8 +226,6 @@ export async function startApiServer(opts: StartApiServerOptions): Promise<ApiSe
   }
   const { tls, maintenance, forwarder } = await credentials;
   const closing = new AbortController();
-  // every call in flight listens for the server closing until it ends: a hundred at once is load, not a leak
-  setMaxListeners(Number.POSITIVE_INFINITY, closing.signal);
   const localNames = opts.localNames ?? (() => []);
   const bindAddress = opts.address ?? DEFAULT_API_ADDRESS;
   let self = bindAddress;

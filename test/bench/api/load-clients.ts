@@ -22,7 +22,6 @@ const args = JSON.parse(process.env.KEEL_LOAD_ARGS ?? '{}') as Args;
 const creds = () => mtls(args.ca, args.cert as never);
 const now = () => performance.timeOrigin + performance.now();
 const KIND = { namespace: 'runtime', type: 'PlainThings.test.keel.dev' };
-const WARMUP_MS = 2_000;
 
 /** a WatchResponse as the generic client decodes it: one event, or several when aggregated */
 interface WatchResponse {
@@ -112,19 +111,15 @@ async function load(): Promise<object> {
   const n = args.clients ?? 100;
   const clients: Client[] = [];
   // the clock starts once every client is connected: a hundred TLS handshakes are the start's cost, and
-  // a call timed while others still shake hands would measure them. The first WARMUP_MS of calls are made
-  // but not counted: both processes' code is still being compiled then, and in a 20 s run that second
-  // alone held most of the slowest hundredth of the calls
+  // a call timed while others still shake hands would measure them
   let connected = 0;
   let allConnected: () => void = () => {};
   const started = new Promise<void>((resolve) => {
     allConnected = resolve;
   });
-  let counted = Number.POSITIVE_INFINITY;
   let end = Number.POSITIVE_INFINITY;
   void started.then(() => {
-    counted = now() + WARMUP_MS;
-    end = Date.now() + WARMUP_MS + args.seconds * 1000;
+    end = Date.now() + args.seconds * 1000;
   });
   await Promise.all(
     Array.from({ length: n }, async (_, k) => {
@@ -147,7 +142,7 @@ async function load(): Promise<object> {
         const start = interval ? due : now();
         try {
           await calls[kind](c, i + k);
-          if (start >= counted) t.ms.push(now() - start);
+          t.ms.push(now() - start);
         } catch (e) {
           t.errors++;
           t.firstError ??= (e as ServiceError).details ?? String(e);
