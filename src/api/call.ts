@@ -6,7 +6,6 @@ import type {
   ServerUnaryCall,
   ServerWritableStream,
 } from '@grpc/grpc-js';
-import { streamSender } from '../cosi/api/server-calls.js';
 import { ApiError, toServerError } from './errors.js';
 
 export type AnyCall =
@@ -28,38 +27,36 @@ type CancelEvents = {
   off(ev: 'cancelled', fn: () => void): unknown;
 };
 
-/**
- * callScope ties a call to the client's cancellation and the server's closing signal. It listens to the
- * closing signal itself until released: AbortSignal.any would tie every call's signal to that
- * server-long one by weak references, which the collector then has to clear, call after call.
- */
+/** callScope ties a call to the client's cancellation and the server's closing signal. */
 export function callScope(call: AnyCall, closing: AbortSignal): CallScope {
   const ac = new AbortController();
-  let cancelled = false;
-  const onCancel = () => {
-    cancelled = true;
-    ac.abort(new ApiError('unavailable', 'call cancelled by the client'));
-  };
-  const onClosing = () => ac.abort(closing.reason);
+  const onCancel = () => ac.abort(new ApiError('unavailable', 'call cancelled by the client'));
   const events = call as unknown as CancelEvents;
   events.once('cancelled', onCancel);
-  if (closing.aborted) onClosing();
-  else closing.addEventListener('abort', onClosing, { once: true });
   return {
-    signal: ac.signal,
-    cancelled: () => cancelled,
-    release: () => {
-      events.off('cancelled', onCancel);
-      closing.removeEventListener('abort', onClosing);
-    },
+    signal: AbortSignal.any([ac.signal, closing]),
+    cancelled: () => ac.signal.aborted,
+    release: () => events.off('cancelled', onCancel),
   };
 }
 
 type Writable<T> = ServerWritableStream<unknown, T> | ServerDuplexStream<unknown, T>;
 
-/** writer sends one message, waiting for the transport when its buffer is full; writes leave batched. */
-export const writer = <T>(call: Writable<T>, signal: AbortSignal): ((msg: T) => Promise<void>) =>
-  streamSender(call as ServerWritableStream<unknown, T>, signal);
+/** writer sends one message, waiting for the transport when its buffer is full. */
+export function writer<T>(call: Writable<T>, signal: AbortSignal): (msg: T) => Promise<void> {
+  return (msg) => {
+    if (signal.aborted || call.write(msg)) return Promise.resolve();
+    return new Promise<void>((resolve) => {
+      const done = () => {
+        call.off('drain', done);
+        signal.removeEventListener('abort', done);
+        resolve();
+      };
+      call.once('drain', done);
+      signal.addEventListener('abort', done, { once: true });
+    });
+  };
+}
 
 /**
  * endStream finishes a response stream: nothing when the client already left, UNAVAILABLE when the server

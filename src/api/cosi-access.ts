@@ -6,16 +6,14 @@ import type { CoreState } from '../cosi/state/core.js';
 import { isNotFound } from '../cosi/state/errors.js';
 import { type FilterRule, isReadonlyVerb } from '../cosi/state/filter.js';
 import { Role } from '../pki/index.js';
+import { callerRoles } from './caller-roles.js';
 import { ApiError } from './errors.js';
 
 const META = 'meta';
 
-/**
- * accessPolicy is the rule; `state` is the unfiltered node state it looks definitions up in. The caller it
- * is told is the call's set of roles (mount-state.ts).
- */
+/** accessPolicy is the rule; `state` is the unfiltered node state it looks definitions up in. */
 export function accessPolicy(state: CoreState): FilterRule {
-  return async ({ namespace, type, verb }, { signal, caller }) => {
+  return async ({ namespace, type, verb }, { signal }) => {
     if (!isReadonlyVerb(verb)) throw new ApiError('permission-denied', 'write access is not allowed');
     const opts = signal ? { signal } : {};
     let rd: ResourceDefinitionSpec;
@@ -30,7 +28,7 @@ export function accessPolicy(state: CoreState): FilterRule {
         throw new ApiError('permission-denied', `resource type ${JSON.stringify(type)} is not supported`);
       throw err;
     }
-    if (rd.sensitivity === 'sensitive' && !(caller as ReadonlySet<string> | undefined)?.has(Role.admin))
+    if (rd.sensitivity === 'sensitive' && !callerRoles.getStore()?.has(Role.admin))
       throw new ApiError(
         'permission-denied',
         `resource type ${JSON.stringify(type)} is sensitive: os:admin only`,

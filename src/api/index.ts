@@ -2,6 +2,7 @@
 // maintenance mode and the read-only COSI state; handlers for the individual RPCs plug in by method path.
 export * from './auth/index.js';
 export { type AnyCall, type CallScope, callScope, endStream, writer } from './call.js';
+export { callerRoles } from './caller-roles.js';
 export { accessPolicy } from './cosi-access.js';
 export {
   ApiError,

@@ -16,6 +16,7 @@ import type {
 import type { ResourceRegistry } from '../cosi/resource/registry.js';
 import type { CoreState } from '../cosi/state/core.js';
 import { callScope, endStream, writer } from './call.js';
+import { callerRoles } from './caller-roles.js';
 import { ApiError, toServerError } from './errors.js';
 import type { Admitted, Gate } from './gate.js';
 import type { ServiceMethods } from './proto.js';
@@ -35,8 +36,6 @@ export interface StateMount {
 }
 
 type Implementation = Promise<UntypedServiceImplementation>;
-
-type Serialize = (value: object) => Buffer;
 
 /**
  * whenServable runs `serve` with the implementation of `short` once the state is ready (deferHandlers) and
@@ -61,25 +60,19 @@ function whenServable(
 }
 
 /** captureStateService runs addStateService against a stand-in server to get its implementation. */
-async function captureStateService(
-  m: StateMount,
-  roles: WeakMap<object, ReadonlySet<string>>,
-  onDefinition: (def: ServiceDefinition) => void,
-): Implementation {
+async function captureStateService(m: StateMount): Implementation {
   const [{ addStateService }, { accessPolicy }] = await Promise.all([
     import('../cosi/api/server.js'),
     import('./cosi-access.js'),
   ]);
   let captured: UntypedServiceImplementation | undefined;
   const stand = {
-    addService(def: ServiceDefinition, impl: UntypedServiceImplementation) {
+    addService(_def: ServiceDefinition, impl: UntypedServiceImplementation) {
       captured = impl;
-      onDefinition(def);
     },
   } as unknown as Server;
   addStateService(stand, m.state, {
     rule: accessPolicy(m.state),
-    callerOf: (call) => roles.get(call),
     ...(m.registry ? { registry: m.registry } : {}),
   });
   if (!captured) throw new ApiError('internal', 'cosi.resource.State did not register');
@@ -118,7 +111,7 @@ class Oversized {
 }
 
 /** sized is the service definition whose requests are parsed only when within their method's limit. */
-function sized(methods: ServiceMethods, watchSerialize: () => Serialize | undefined): ServiceDefinition {
+function sized(methods: ServiceMethods): ServiceDefinition {
   const out: Record<string, unknown> = {};
   for (const [short, def] of Object.entries(methods)) {
     const limit = requestLimit(def.path);
@@ -131,10 +124,7 @@ function sized(methods: ServiceMethods, watchSerialize: () => Serialize | undefi
       requestSerialize: def.requestSerialize,
       requestDeserialize: (b: Buffer) =>
         b.length > limit ? new Oversized(b.length) : def.requestDeserialize(b),
-      responseSerialize:
-        short === 'Watch'
-          ? (value: object) => (watchSerialize() ?? (def.responseSerialize as Serialize))(value)
-          : def.responseSerialize,
+      responseSerialize: def.responseSerialize,
       responseDeserialize: def.responseDeserialize,
     };
   }
@@ -151,15 +141,7 @@ function admit(m: StateMount, method: string, call: { readonly request: unknown 
 /** mountState adds cosi.resource.State to `server`. */
 export function mountState(server: Server, m: StateMount): void {
   let loaded: Implementation | undefined;
-  // src/cosi's own serializer of Watch responses once its server is loaded (it writes a snapshot's bytes
-  // once for every watcher, watch-encode.ts); the loader's until then, for a routed watch
-  let watchSerialize: Serialize | undefined;
-  // the access rule learns the caller's roles from here (callerOf): it has no call of its own
-  const roles = new WeakMap<object, ReadonlySet<string>>();
-  const implementation = () =>
-    (loaded ??= captureStateService(m, roles, (def) => {
-      watchSerialize = def.Watch?.responseSerialize as Serialize | undefined;
-    }));
+  const implementation = () => (loaded ??= captureStateService(m));
   // a failed load fails the calls that wait for it, each with the error
   void m.loadAfter?.then(() => implementation().catch(() => {}));
   const impl: Record<string, UntypedHandleCall> = {};
@@ -178,13 +160,16 @@ export function mountState(server: Server, m: StateMount): void {
         }
         if (admitted.route.kind === 'local') {
           endOnClose(call, method, m.closing);
-          roles.set(call, admitted.caller.roles);
+          // The access rule reads the caller's roles from here; it has no call of its own.
           whenServable(
             m,
             implementation,
             short,
             call,
-            (original) => (original as handleServerStreamingCall<object, object>)(call),
+            (original) =>
+              callerRoles.run(admitted.caller.roles, () =>
+                (original as handleServerStreamingCall<object, object>)(call),
+              ),
             // a failed load ends the stream with its error; a wait refused because the server closes
             // does not: endOnClose has ended the stream then
             (err) => {
@@ -220,13 +205,15 @@ export function mountState(server: Server, m: StateMount): void {
         return;
       }
       if (admitted.route.kind === 'local') {
-        roles.set(call, admitted.caller.roles);
         whenServable(
           m,
           implementation,
           short,
           call,
-          (original) => (original as handleUnaryCall<object, object>)(call, callback),
+          (original) =>
+            callerRoles.run(admitted.caller.roles, () =>
+              (original as handleUnaryCall<object, object>)(call, callback),
+            ),
           (err) => callback(toServerError(err, method)),
         );
         return;
@@ -244,8 +231,5 @@ export function mountState(server: Server, m: StateMount): void {
         .finally(scope.release);
     }) as UntypedHandleCall;
   }
-  server.addService(
-    sized(m.methods, () => watchSerialize),
-    impl as UntypedServiceImplementation,
-  );
+  server.addService(sized(m.methods), impl as UntypedServiceImplementation);
 }

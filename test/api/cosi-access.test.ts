@@ -75,8 +75,7 @@ describe('cosi.resource.State through the API', () => {
       },
     );
     expect(events[0]).toEqual({}); // defaults off: the empty "watch is ready" message decodes to {}
-    // CREATED is proto3's zero, left off the wire as Go leaves it: absent reads as CREATED
-    const types = events.slice(1).map((e) => (e.event as Reply[])[0]!.event_type ?? 'CREATED');
+    const types = events.slice(1).map((e) => (e.event as Reply[])[0]!.event_type);
     expect(types).toEqual(['CREATED', 'BOOTSTRAPPED', 'CREATED']);
     await state.destroy(PlainThings.pointer('live'));
   });

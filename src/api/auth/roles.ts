@@ -2,9 +2,8 @@
 // caller is a trusted proxy (os:impersonator), or a fixed reader in maintenance mode.
 import type { PeerCertificate } from 'node:tls';
 import type { Metadata } from '@grpc/grpc-js';
-import { type CertificateInfo, Role } from '../../pki/index.js';
+import { type CertificateInfo, parseCertificateDER, Role } from '../../pki/index.js';
 import { ApiError } from '../errors.js';
-import { parsedPeerCertificate } from './parsed-certificates.js';
 
 /** The metadata key a proxy passes the original caller's roles in. */
 export const ROLE_METADATA_KEY = 'talos-role';
@@ -51,7 +50,7 @@ export function callerFromCertificate(peer: PeerCertificate | undefined, md: Met
     throw new ApiError('unauthenticated', 'no client certificate presented');
   let cert: CertificateInfo;
   try {
-    cert = parsedPeerCertificate(peer);
+    cert = parseCertificateDER(peer.raw, 'client certificate');
   } catch (cause) {
     throw new ApiError('unauthenticated', 'client certificate cannot be parsed', { cause });
   }

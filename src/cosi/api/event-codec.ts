@@ -1,9 +1,9 @@
 // Watch events between the state's union and the wire's cosi.resource.Event, both directions.
 import type { Pointer } from '../resource/kind.js';
 import type { ProtoResource } from '../resource/protobuf/resource.js';
+import { toProtoResource } from '../resource/protobuf/resource.js';
 import { type Resource, Tombstone } from '../resource/resource.js';
 import { EVENT_TYPE_NUMBERS, type EventType, type StateEvent } from '../state/events.js';
-import { snapshotMessage } from './watch-encode.js';
 import type { WireEvent, WireEventType } from './wire.js';
 
 const WIRE_NAMES: Readonly<Record<EventType, WireEventType>> = {
@@ -26,10 +26,7 @@ const BY_NUMBER = new Map<number, EventType>(
 export const visibleAt = (ev: StateEvent, apiVersion: number): boolean =>
   apiVersion >= 1 || (ev.type !== 'bootstrapped' && ev.type !== 'errored');
 
-/**
- * toWireEvent encodes one event (resources with their YAML rendering, as upstream serves them); a
- * snapshot's message is made once, however many watchers it goes to.
- */
+/** toWireEvent encodes one event (resources with their YAML rendering, as upstream serves them). */
 export function toWireEvent(ev: StateEvent): WireEvent {
   const out: WireEvent = { event_type: WIRE_NAMES[ev.type] };
   switch (ev.type) {
@@ -37,14 +34,14 @@ export function toWireEvent(ev: StateEvent): WireEvent {
       out.error = ev.error.message;
       break;
     case 'updated':
-      out.resource = snapshotMessage(ev.resource);
-      out.old = snapshotMessage(ev.old);
+      out.resource = toProtoResource(ev.resource);
+      out.old = toProtoResource(ev.old);
       break;
     case 'noop':
-      if (ev.resource) out.resource = snapshotMessage(ev.resource);
+      if (ev.resource) out.resource = toProtoResource(ev.resource);
       break;
     default:
-      out.resource = snapshotMessage(ev.resource);
+      out.resource = toProtoResource(ev.resource);
   }
   if (ev.bookmark) out.bookmark = ev.bookmark;
   return out;

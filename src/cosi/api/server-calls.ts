@@ -5,7 +5,6 @@ import type {
   ServerErrorResponse,
   ServerWritableStream,
 } from '@grpc/grpc-js';
-import { batchWrites } from './batch-writes.js';
 
 /** ToStatus maps whatever a handler threw to the status sent to the client. */
 export type ToStatus = (err: unknown) => ServerErrorResponse;
@@ -24,16 +23,16 @@ const callSignal = (call: {
   return { signal: ac.signal, release: () => call.off('cancelled', onCancel) };
 };
 
-/** unary adapts `fn(request, signal, call)` to a unary handler. */
+/** unary adapts `fn(request, signal)` to a unary handler. */
 export function unary<Req, Res>(
-  fn: (req: Req, signal: AbortSignal, call: object) => Promise<Res>,
+  fn: (req: Req, signal: AbortSignal) => Promise<Res>,
   toStatus: ToStatus,
 ): handleUnaryCall<Req, Res> {
   return (call, callback) => {
     const { signal, release } = callSignal(call);
     // Starting from a resolved promise turns synchronous throws into rejections too.
     Promise.resolve()
-      .then(() => fn(call.request, signal, call))
+      .then(() => fn(call.request, signal))
       .then(
         (res) => callback(null, res),
         (err) => callback(toStatus(err)),
@@ -42,13 +41,9 @@ export function unary<Req, Res>(
   };
 }
 
-/** streamSender is the Send of a server stream: writes batched, HTTP/2 flow control kept. */
-export const streamSender = <Res>(
-  call: ServerWritableStream<unknown, Res>,
-  signal: AbortSignal,
-): Send<Res> => {
-  batchWrites(call);
-  return (msg) => {
+const sender =
+  <Res>(call: ServerWritableStream<unknown, Res>, signal: AbortSignal): Send<Res> =>
+  (msg) => {
     if (signal.aborted || call.write(msg)) return Promise.resolve();
     // Respect HTTP/2 flow control: a slow client holds the producer back instead of growing a buffer.
     return new Promise<void>((resolve) => {
@@ -61,17 +56,16 @@ export const streamSender = <Res>(
       signal.addEventListener('abort', done, { once: true });
     });
   };
-};
 
-/** serverStream adapts `fn(request, send, signal, call)` to a server-streaming handler; returning ends the call. */
+/** serverStream adapts `fn(request, send, signal)` to a server-streaming handler; returning ends the call. */
 export function serverStream<Req, Res>(
-  fn: (req: Req, send: Send<Res>, signal: AbortSignal, call: object) => Promise<void>,
+  fn: (req: Req, send: Send<Res>, signal: AbortSignal) => Promise<void>,
   toStatus: ToStatus,
 ): handleServerStreamingCall<Req, Res> {
   return (call) => {
     const { signal, release } = callSignal(call);
     Promise.resolve()
-      .then(() => fn(call.request, streamSender(call, signal), signal, call))
+      .then(() => fn(call.request, sender(call, signal), signal))
       .then(
         () => {
           if (!signal.aborted) call.end();

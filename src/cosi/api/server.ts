@@ -19,7 +19,6 @@ import { idQueryFromWire, labelQueriesFromWire } from './queries.js';
 import { serverStream, unary } from './server-calls.js';
 import { type AccessCheck, serveWatch } from './server-watch.js';
 import { type StateMethod, toStatusError } from './status.js';
-import { encodeWatchResponse } from './watch-encode.js';
 import type {
   CreateRequest,
   ListRequest,
@@ -37,8 +36,6 @@ export interface StateServiceOptions {
   readOnly?: boolean;
   /** runs before every verb; throwing denies the call with PERMISSION_DENIED */
   rule?: FilterRule;
-  /** who is calling, as the rule is told it (`caller`): made of the grpc-js call object, once per check */
-  callerOf?: (call: object) => unknown;
   /** where the .proto files live, when not beside this module */
   protoDir?: string;
 }
@@ -74,21 +71,20 @@ export function addStateService(server: Server, core: CoreState, opts: StateServ
     target: Kind & { readonly id?: string },
     verbs: readonly Verb[],
     signal: AbortSignal,
-    call: object,
   ) => {
-    const caller = opts.callerOf?.(call);
     for (const rule of rules)
       for (const verb of verbs) {
         try {
           await rule(
             { namespace: target.namespace, type: target.type, id: target.id ?? '', verb },
-            { signal, caller },
+            { signal },
           );
         } catch (reason) {
           throw new AccessDenied(reason);
         }
       }
   };
+  const watchCheck: AccessCheck = (target, signal) => allow(target, ['watch'], signal);
 
   const toStatus = (method: StateMethod) => (err: unknown) =>
     err instanceof AccessDenied
@@ -108,17 +104,17 @@ export function addStateService(server: Server, core: CoreState, opts: StateServ
   };
 
   const handlers = {
-    Get: unary(async (req: PointerRequest, signal, call) => {
+    Get: unary(async (req: PointerRequest, signal) => {
       const ptr = pointerOf(req);
-      await allow(ptr, ['get'], signal, call);
+      await allow(ptr, ['get'], signal);
       return { resource: toProtoResource(await core.get(ptr, { signal })) };
     }, toStatus('Get')),
 
-    List: serverStream<ListRequest, ListResponse>(async (req, send, signal, call) => {
+    List: serverStream<ListRequest, ListResponse>(async (req, send, signal) => {
       const kind: Kind = { namespace: req.namespace ?? '', type: req.type ?? '' };
       const labelQueries = labelQueriesFromWire(req.options?.label_query);
       const idQuery = idQueryFromWire(req.options?.id_query);
-      await allow(kind, ['list'], signal, call);
+      await allow(kind, ['list'], signal);
       const items = await core.list(kind, {
         signal,
         ...(labelQueries.length > 0 ? { labelQueries } : {}),
@@ -130,15 +126,15 @@ export function addStateService(server: Server, core: CoreState, opts: StateServ
       }
     }, toStatus('List')),
 
-    Create: unary(async (req: CreateRequest, signal, call) => {
+    Create: unary(async (req: CreateRequest, signal) => {
       const r = decode(req.resource, 'resource');
-      await allow(r.metadata, ['create'], signal, call);
+      await allow(r.metadata, ['create'], signal);
       await core.create(r, { owner: req.options?.owner ?? '', signal });
       // The state wrote the assigned version and timestamps back into r.
       return { resource: toProtoResource(r) };
     }, toStatus('Create')),
 
-    Update: unary(async (req: UpdateRequest, signal, call) => {
+    Update: unary(async (req: UpdateRequest, signal) => {
       const r = decode(req.new_resource, 'new_resource');
       const phase = req.options?.expected_phase;
       let expectedPhase: UpdateOptions['expectedPhase'] = 'any'; // absent means any phase
@@ -151,46 +147,41 @@ export function addStateService(server: Server, core: CoreState, opts: StateServ
           });
         }
       }
-      await allow(r.metadata, ['update'], signal, call);
+      await allow(r.metadata, ['update'], signal);
       await core.update(r, { owner: req.options?.owner ?? '', expectedPhase, signal });
       return { resource: toProtoResource(r) };
     }, toStatus('Update')),
 
-    Destroy: unary(async (req: PointerRequest, signal, call) => {
+    Destroy: unary(async (req: PointerRequest, signal) => {
       const ptr = pointerOf(req);
-      await allow(ptr, ['destroy'], signal, call);
+      await allow(ptr, ['destroy'], signal);
       await core.destroy(ptr, { owner: req.options?.owner ?? '', signal });
       return {};
     }, toStatus('Destroy')),
 
-    Watch: serverStream<WatchRequest, WatchResponse>((req, send, signal, call) => {
-      const check: AccessCheck = (target, s) => allow(target, ['watch'], s, call);
-      return serveWatch(core, req, send, check, signal);
-    }, toStatus('Watch')),
+    Watch: serverStream<WatchRequest, WatchResponse>(
+      (req, send, signal) => serveWatch(core, req, send, watchCheck, signal),
+      toStatus('Watch'),
+    ),
 
-    Teardown: unary(async (req: PointerRequest, signal, call) => {
+    Teardown: unary(async (req: PointerRequest, signal) => {
       const ptr = pointerOf(req);
-      await allow(ptr, ['update'], signal, call);
+      await allow(ptr, ['update'], signal);
       const ready = await derived.teardown(ptr, { owner: req.options?.owner ?? '', signal });
       return { destroy_ready: ready };
     }, toStatus('Teardown')),
 
-    TeardownAndDestroy: unary(async (req: PointerRequest, signal, call) => {
+    TeardownAndDestroy: unary(async (req: PointerRequest, signal) => {
       const ptr = pointerOf(req);
       // Derived, it is an update followed by a destroy: both must be allowed.
-      await allow(ptr, ['update', 'destroy'], signal, call);
+      await allow(ptr, ['update', 'destroy'], signal);
       await derived.teardownAndDestroy(ptr, { owner: req.options?.owner ?? '', signal });
       return {};
     }, toStatus('TeardownAndDestroy')),
   } satisfies Record<keyof typeof stateService, unknown>;
 
-  // a watch's events are written by hand, each snapshot's bytes made once (watch-encode.ts)
-  const service = {
-    ...stateService,
-    Watch: { ...stateService.Watch, responseSerialize: encodeWatchResponse },
-  };
   server.addService(
-    service as unknown as ServiceDefinition,
+    stateService as unknown as ServiceDefinition,
     handlers as unknown as UntypedServiceImplementation,
   );
 }

@@ -24,16 +24,8 @@ export interface Access {
   readonly verb: Verb;
 }
 
-export interface RuleOptions extends SignalOptions {
-  /**
-   * who is asking, when the rule runs for a server's call: what the server's `callerOf` made of the call
-   * (src/cosi/api/server.ts); absent for a filtered state
-   */
-  readonly caller?: unknown;
-}
-
 /** FilterRule allows an access by returning and denies it by throwing; the error reaches the caller as is. */
-export type FilterRule = (access: Access, opts: RuleOptions) => void | Promise<void>;
+export type FilterRule = (access: Access, opts: SignalOptions) => void | Promise<void>;
 
 const at = (p: Kind & { readonly id?: ID }, verb: Verb): Access => ({
   namespace: p.namespace,

@@ -93,34 +93,16 @@ export class LogRing {
     return Buffer.concat(parts);
   }
 
-  /**
-   * tailOffset is where the last `n` lines start (a trailing newline does not open a line). It reads
-   * backwards, the live chunk first, and inflates a sealed chunk only while lines are still missing: a
-   * tail of a hundred lines no longer inflates the whole megabyte kept.
-   */
+  /** tailOffset is where the last `n` lines start (a trailing newline does not open a line). */
   tailOffset(n: number): number {
-    if (n <= 0) return this.written;
-    let seen = 0;
-    let newest = true;
-    for (const [start, bytes] of this.#newestFirst()) {
-      for (let i = bytes.length - 1; i >= 0; i--) {
-        if (newest) {
-          newest = false;
-          if (bytes[i] === 0x0a) continue;
-        }
-        if (bytes[i] === 0x0a && ++seen === n) return start + i + 1;
-      }
+    const data = this.slice();
+    let end = data.length;
+    if (end > 0 && data[end - 1] === 0x0a) end--;
+    let pos = end;
+    for (let seen = 0; pos > 0; pos--) {
+      if (data[pos - 1] === 0x0a && ++seen === n) break;
     }
-    return this.oldest;
-  }
-
-  /** newestFirst yields each chunk's start and bytes, from the live one back, inflating as it goes */
-  *#newestFirst(): Generator<[number, Buffer]> {
-    yield [this.#liveStart, this.#live.subarray(0, this.#liveLen)];
-    for (let k = this.#sealed.length - 1; k >= 0; k--) {
-      const c = this.#sealed[k]!;
-      yield [c.start, inflateRawSync(c.deflated)];
-    }
+    return n <= 0 ? this.written : this.oldest + pos;
   }
 
   /**

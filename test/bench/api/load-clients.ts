@@ -37,55 +37,16 @@ interface Tally {
   firstError?: string;
 }
 
-/** varint reads a protobuf varint at `at`: its value and where it ends */
-function varint(b: Buffer, at: number): [number, number] {
-  let v = 0;
-  for (let shift = 0; ; shift += 7) {
-    const x = b[at++]!;
-    v += (x & 0x7f) * 2 ** shift;
-    if (x < 0x80) return [v, at];
-  }
-}
-
-const BOOTSTRAPPED = 3;
-
-/**
- * bootstraps says whether a WatchResponse's bytes hold a BOOTSTRAPPED event, reading only the events'
- * type fields. The 100 clients share this one process, where in life each is a talosctl of its own: a
- * watch client decoding every resource it is sent would hold up the others' calls here, and measure
- * this process, not the server.
- */
-function bootstraps(b: Buffer): boolean {
-  for (let at = 0; at < b.length; ) {
-    const [, afterKey] = varint(b, at); // WatchResponse.event (1), length-delimited
-    const [length, start] = varint(b, afterKey);
-    const end = start + length;
-    for (let p = start; p < end; ) {
-      const [key, afterField] = varint(b, p);
-      if ((key & 7) === 0) {
-        const [value, next] = varint(b, afterField);
-        if (key >>> 3 === 2 && value === BOOTSTRAPPED) return true; // Event.event_type
-        p = next;
-      } else {
-        const [n, data] = varint(b, afterField);
-        p = data + n;
-      }
-    }
-    at = end;
-  }
-  return false;
-}
-
 /** watchOnce opens a Watch of the kind, takes its bootstrap up to `bootstrapped`, and cancels it */
 function watchOnce(c: Client): Promise<void> {
   return new Promise((resolve, reject) => {
-    const serialize = (
-      c.constructor as unknown as { service: { Watch: { requestSerialize(r: object): Buffer } } }
-    ).service.Watch.requestSerialize;
-    const request = { ...KIND, api_version: 1, options: { bootstrap_contents: true } };
-    const call = c.makeServerStreamRequest('/cosi.resource.State/Watch', serialize, bootstraps, request);
-    call.on('data', (bootstrapped: boolean) => {
-      if (!bootstrapped) return;
+    const call = (c as unknown as { Watch(r: object): NodeJS.EventEmitter & { cancel(): void } }).Watch({
+      ...KIND,
+      api_version: 1,
+      options: { bootstrap_contents: true },
+    });
+    call.on('data', (m: WatchResponse) => {
+      if (!m.event?.some((e) => e.event_type === 'BOOTSTRAPPED')) return;
       call.removeAllListeners('error');
       call.on('error', () => {});
       call.cancel();
@@ -108,19 +69,9 @@ async function load(): Promise<object> {
     logs: (c) => callStream(c, 'Logs', { namespace: 'system', id: 'machined', tail_lines: 100 }),
     version: (c) => callUnary(c, 'Version', {}),
   };
+  const end = Date.now() + args.seconds * 1000;
   const n = args.clients ?? 100;
   const clients: Client[] = [];
-  // the clock starts once every client is connected: a hundred TLS handshakes are the start's cost, and
-  // a call timed while others still shake hands would measure them
-  let connected = 0;
-  let allConnected: () => void = () => {};
-  const started = new Promise<void>((resolve) => {
-    allConnected = resolve;
-  });
-  let end = Number.POSITIVE_INFINITY;
-  void started.then(() => {
-    end = Date.now() + args.seconds * 1000;
-  });
   await Promise.all(
     Array.from({ length: n }, async (_, k) => {
       const kind = kinds[k % kinds.length]!;
@@ -128,10 +79,9 @@ async function load(): Promise<object> {
       const c = serviceClient(service, args.address, creds());
       clients.push(c);
       const t = tallies[kind];
-      // the connection (TLS handshake, HTTP/2 settings) is made by an untimed first call
+      // the connection (TLS handshake, HTTP/2 settings) is made by an untimed first call: a hundred
+      // handshakes at once are the start's cost, not a call's
       await calls[kind](c, k).catch(() => {});
-      if (++connected === n) allConnected();
-      await started;
       // paced: each call is due at its slot (the clients' phases spread over one interval), and its time
       // counts from the slot, so a call that waited behind a slow one is not measured as fast
       const interval = args.rate ? 1000 / args.rate : 0;

@@ -84,31 +84,3 @@ describe('LogRing', () => {
     expect((await it.next()).done).toBe(true);
   });
 });
-
-describe('LogRing tail across chunks', () => {
-  /** naiveTail is the tail offset found by reading everything kept, as the ring once did */
-  function naiveTail(ring: LogRing, n: number): number {
-    const data = ring.slice();
-    let end = data.length;
-    if (end > 0 && data[end - 1] === 0x0a) end--;
-    let pos = end;
-    for (let seen = 0; pos > 0; pos--) if (data[pos - 1] === 0x0a && ++seen === n) break;
-    return n <= 0 ? ring.written : ring.oldest + pos;
-  }
-
-  it('finds the same line starts as reading it all, over sealed, dropped and live chunks', () => {
-    let seed = 7;
-    const next = () => {
-      seed = (seed * 1103515245 + 12345) % 2 ** 31;
-      return seed;
-    };
-    for (const chunkSize of [16, 64, 100]) {
-      const ring = new LogRing({ chunkSize, compressedChunks: 3, initialCapacity: 8 });
-      for (let w = 0; w < 200; w++) {
-        ring.write('x'.repeat(next() % 30) + (next() % 3 === 0 ? '' : '\n'));
-        for (const n of [0, 1, 2, 5, 17, 1000])
-          expect(ring.tailOffset(n), `${chunkSize}/${w}/${n}`).toBe(naiveTail(ring, n));
-      }
-    }
-  });
-});
