@@ -25,10 +25,7 @@ beforeAll(async () => {
   wd = await workdir(node.address);
   config = encode(cluster.worker);
   const hostname = { machine: { network: { hostname: 'a'.repeat(100_000) } } };
-  writeFileSync(
-    file('hostname.yaml'),
-    encode(applyPatches(cluster.worker, [loadPatch(JSON.stringify(hostname))])),
-  );
+  at('hostname.yaml', encode(applyPatches(cluster.worker, [loadPatch(JSON.stringify(hostname))])));
 }, 120_000);
 
 afterAll(async () => {
@@ -55,8 +52,10 @@ function aliasBomb(): string {
   return `${lines.join('\n')}\n`;
 }
 
-const apply = (path: string) =>
-  run(['apply-config', '--insecure', '-n', node.address, '-f', path], { TALOSCONFIG: '/nonexistent' });
+const apply = (path: string, ...flags: string[]) =>
+  run(['apply-config', '--insecure', '-n', node.address, '-f', path, ...flags], {
+    TALOSCONFIG: '/nonexistent',
+  });
 
 describe('keelctl apply-config --insecure with bad input', () => {
   it('prints one line naming the problem and exits non-zero for each', async () => {
@@ -79,12 +78,7 @@ describe('keelctl apply-config --insecure with bad input', () => {
 
   it('leaves the node up, in maintenance mode, taking a good config', async () => {
     expect(node.lines.join('\n')).not.toContain('leaving maintenance mode');
-    const r = await run(
-      ['apply-config', '--insecure', '-n', node.address, '-f', at('good.yaml', config), '--dry-run'],
-      {
-        TALOSCONFIG: '/nonexistent',
-      },
-    );
+    const r = await apply(at('good.yaml', config), '--dry-run');
     expect(r.stderr).not.toContain('error');
     expect(r.code, r.stderr).toBe(0);
   }, 60_000);
